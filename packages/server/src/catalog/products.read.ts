@@ -1,0 +1,142 @@
+import type { Db } from '../db/database.ts';
+import { NotFound, ValidationError } from '../errors.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
+import { toProduct, type VariantRow } from './products.mapper.ts';
+import * as repo from './products.repo.ts';
+import type { ListProductsQueryT, ProductT } from './products.schemas.ts';
+
+export const PAGE_SIZE = 50;
+export const MAX_IDS = 50;
+const PRODUCT_TYPES = ['PHYSICAL', 'DIGITAL'];
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const MAX_QUERY_WORDS = 10;
+
+interface ReadDeps {
+  db: Db;
+  baseUrl: string;
+}
+
+async function withVariants(deps: ReadDeps, rows: repo.ProductRecord[]): Promise<ProductT[]> {
+  const variants = await repo.selectVariants(
+    deps.db,
+    rows.map((r) => r.id),
+  );
+  const byProduct = new Map<string, VariantRow[]>();
+  for (const v of variants) {
+    const list = byProduct.get(v.product_id);
+    if (list) list.push(v);
+    else byProduct.set(v.product_id, [v]);
+  }
+  return rows.map((row) => toProduct(row, byProduct.get(row.id) ?? [], deps.baseUrl));
+}
+
+export async function getProduct(deps: ReadDeps, websiteId: string, id: string): Promise<ProductT> {
+  const [product] = await getProducts(deps, websiteId, [id]);
+  return product!;
+}
+
+/** Products by id, in the order asked; any id missing (or of another website) is a 404. */
+export async function getProducts(deps: ReadDeps, websiteId: string, ids: string[]): Promise<ProductT[]> {
+  if (ids.length === 0 || ids.some((id) => id === '')) throw new ValidationError('productIds: one or more product ids, comma-separated');
+  const unique = [...new Set(ids)];
+  if (unique.length > MAX_IDS) throw new ValidationError(`productIds: at most ${MAX_IDS} ids a request`);
+  const rows = await repo.selectProducts(deps.db, websiteId, unique);
+  const missing = unique.find((id) => !rows.some((r) => r.id === id));
+  if (missing !== undefined) throw new NotFound(`product not found: ${missing}`);
+  const byId = new Map((await withVariants(deps, rows)).map((p) => [p.id, p]));
+  return ids.map((id) => byId.get(id)!);
+}
+
+/** What a cursor remembers: the last position seen and the filters of the first request. */
+interface ProductCursor {
+  w: string;
+  m: number;
+  i: string;
+  q?: string[];
+  t?: string[];
+  a?: number;
+  b?: number;
+}
+
+function parseTimestamp(value: string, field: string): Date {
+  const time = UTC_TIMESTAMP.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(time)) throw new ValidationError(`${field}: must be an ISO 8601 UTC time such as 2026-01-31T12:00:00.000Z`);
+  return new Date(time);
+}
+
+function parseTypes(type: string | string[]): string[] {
+  const types = [type]
+    .flat()
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const unknown = types.find((t) => !PRODUCT_TYPES.includes(t));
+  if (unknown !== undefined) throw new ValidationError(`type: unknown product type "${unknown}"; use PHYSICAL or DIGITAL`);
+  return [...new Set(types)];
+}
+
+/** The list filters from the query string, or from the cursor that carried them forward. */
+function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, websiteId: string): repo.PageFilter {
+  const present = (v: string | string[] | undefined) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '');
+  if (present(query.cursor)) {
+    if (present(query.modifiedAfter) || present(query.modifiedBefore) || present(query.query) || present(query.type)) {
+      throw new ValidationError('cursor: cannot be combined with other parameters; the cursor carries the original filters');
+    }
+    const c = cursors.decode<ProductCursor>(query.cursor!);
+    if (c.w !== websiteId || typeof c.m !== 'number' || typeof c.i !== 'string') {
+      throw new ValidationError('cursor: not a cursor returned by this API');
+    }
+    return {
+      after: { modifiedOn: new Date(c.m), id: c.i },
+      words: c.q,
+      types: c.t,
+      window: c.a !== undefined && c.b !== undefined ? { after: new Date(c.a), before: new Date(c.b) } : undefined,
+    };
+  }
+  const filter: repo.PageFilter = {};
+  const hasAfter = present(query.modifiedAfter);
+  const hasBefore = present(query.modifiedBefore);
+  if (hasAfter !== hasBefore) {
+    throw new ValidationError(
+      `${hasAfter ? 'modifiedBefore' : 'modifiedAfter'}: is required together with ${hasAfter ? 'modifiedAfter' : 'modifiedBefore'}`,
+      'MISSING_ARGUMENT',
+    );
+  }
+  if (hasAfter && hasBefore) {
+    const after = parseTimestamp(query.modifiedAfter!, 'modifiedAfter');
+    const before = parseTimestamp(query.modifiedBefore!, 'modifiedBefore');
+    if (before <= after) throw new ValidationError('modifiedBefore: must be later than modifiedAfter');
+    filter.window = { after, before };
+  }
+  if (present(query.type)) filter.types = parseTypes(query.type!);
+  if (present(query.query)) {
+    const words = query.query!.toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length > MAX_QUERY_WORDS) throw new ValidationError(`query: at most ${MAX_QUERY_WORDS} words`);
+    if (words.length) filter.words = words;
+  }
+  return filter;
+}
+
+/** A page of products ordered by (modifiedOn, id) ascending, with the cursor to the next page. */
+export async function listProducts(
+  deps: ReadDeps & { cursors: CursorCodec },
+  websiteId: string,
+  query: ListProductsQueryT,
+): Promise<{ products: ProductT[]; nextCursor: string | null }> {
+  const filter = parseListQuery(query, deps.cursors, websiteId);
+  const rows = await repo.selectProductPage(deps.db, websiteId, filter, PAGE_SIZE + 1);
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page[page.length - 1];
+  let nextCursor: string | null = null;
+  if (rows.length > PAGE_SIZE && last) {
+    const cursor: ProductCursor = { w: websiteId, m: last.modified_on.getTime(), i: last.id };
+    if (filter.words) cursor.q = filter.words;
+    if (filter.types) cursor.t = filter.types;
+    if (filter.window) {
+      cursor.a = filter.window.after.getTime();
+      cursor.b = filter.window.before.getTime();
+    }
+    nextCursor = deps.cursors.encode(cursor);
+  }
+  return { products: await withVariants(deps, page), nextCursor };
+}

@@ -1,0 +1,134 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { ProductsTable, VariantsTable } from '../db/schema.ts';
+import type { ProductRow, VariantRow } from './products.mapper.ts';
+
+/** SQL for products and their variants; nothing else in the catalog touches these tables. */
+
+const PRODUCT_COLUMNS = [
+  'products.id',
+  'products.website_id',
+  'products.store_page_id',
+  'products.type',
+  'products.name',
+  'products.description',
+  'products.url_slug',
+  'products.tags',
+  'products.is_visible',
+  'products.variant_attributes',
+  'products.currency',
+  'products.base_price_minor',
+  'products.sale_price_minor',
+  'products.on_sale',
+  'products.seo_options',
+  'products.digital_good',
+  'products.created_on',
+  'products.modified_on',
+] as const;
+
+function products(db: Db, websiteId: string) {
+  return db
+    .selectFrom('products')
+    .innerJoin('store_pages', 'store_pages.id', 'products.store_page_id')
+    .select(PRODUCT_COLUMNS)
+    .select('store_pages.url_slug as store_page_slug')
+    .where('products.website_id', '=', websiteId);
+}
+
+export type ProductRecord = ProductRow;
+
+export function selectProducts(db: Db, websiteId: string, ids: string[]): Promise<ProductRecord[]> {
+  return products(db, websiteId).where('products.id', 'in', ids).execute();
+}
+
+export interface PageFilter {
+  after?: { modifiedOn: Date; id: string };
+  window?: { after: Date; before: Date };
+  types?: string[];
+  /** Lower-cased words that must all occur in the search text. */
+  words?: string[];
+}
+
+/** One keyset page, ordered by (modified_on, id) ascending (api-details 4). */
+export function selectProductPage(db: Db, websiteId: string, filter: PageFilter, limit: number): Promise<ProductRecord[]> {
+  let query = products(db, websiteId).orderBy('products.modified_on').orderBy('products.id').limit(limit);
+  const { after, window, types, words } = filter;
+  if (after) {
+    query = query.where(sql<boolean>`(products.modified_on, products.id) > (${after.modifiedOn}, ${after.id})`);
+  }
+  if (window) {
+    query = query.where('products.modified_on', '>', window.after).where('products.modified_on', '<=', window.before);
+  }
+  if (types) query = query.where('products.type', 'in', types as ProductsTable['type'][]);
+  for (const word of words ?? []) {
+    query = query.where('products.search_text', 'like', `%${word.replace(/[\\%_]/g, '\\$&')}%`);
+  }
+  return query.execute();
+}
+
+export function selectVariants(db: Db, productIds: string[]): Promise<VariantRow[]> {
+  if (productIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('variants')
+    .selectAll()
+    .where('product_id', 'in', productIds)
+    .orderBy('product_id')
+    .orderBy('position')
+    .execute();
+}
+
+/** Locks the product row for the rest of the transaction, so concurrent updates apply one at a time. */
+export function lockProduct(db: Db, websiteId: string, id: string): Promise<ProductsTable | undefined> {
+  return db.selectFrom('products').selectAll().where('website_id', '=', websiteId).where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function insertProduct(db: Db, row: ProductsTable): Promise<void> {
+  await db
+    .insertInto('products')
+    .values(row)
+    .execute();
+}
+
+export async function insertVariants(db: Db, rows: VariantsTable[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('variants')
+    .values(rows)
+    .execute();
+}
+
+export async function updateProductRow(db: Db, id: string, changes: Partial<ProductsTable>): Promise<void> {
+  await db.updateTable('products').set(changes).where('id', '=', id).execute();
+}
+
+export async function updateVariantAttributes(db: Db, id: string, attributes: Record<string, string>): Promise<void> {
+  await db.updateTable('variants').set({ attributes }).where('id', '=', id).execute();
+}
+
+export async function deleteProductRow(db: Db, websiteId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('products').where('website_id', '=', websiteId).where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Slugs on the store page equal to `base` or of the form `base-N`, to pick the next free one. */
+export async function takenSlugs(db: Db, storePageId: string, base: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('products')
+    .select('url_slug')
+    .where('store_page_id', '=', storePageId)
+    .where((eb) => eb.or([eb('url_slug', '=', base), eb('url_slug', 'like', `${base}-%`)]))
+    .execute();
+  return new Set(rows.map((r) => r.url_slug));
+}
+
+export async function slugTaken(db: Db, storePageId: string, slug: string, exceptId?: string): Promise<boolean> {
+  let query = db.selectFrom('products').select('id').where('store_page_id', '=', storePageId).where('url_slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function existingSkus(db: Db, websiteId: string, skus: string[]): Promise<Set<string>> {
+  if (skus.length === 0) return new Set();
+  const rows = await db.selectFrom('variants').select('sku').where('website_id', '=', websiteId).where('sku', 'in', skus).execute();
+  return new Set(rows.map((r) => r.sku));
+}

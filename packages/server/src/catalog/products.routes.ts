@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { unwrapChanges } from '../http/change-wrapper.ts';
+import { errorResponses } from '../http/common.schemas.ts';
+import { websiteOf } from '../http/authenticate.ts';
+import { pagination } from '../pagination/cursor.ts';
+import type { ApiDeps } from '../app.ts';
+import { getProducts, listProducts } from './products.read.ts';
+import {
+  CreateProductBody,
+  ListProductsQuery,
+  Product,
+  ProductIdParams,
+  ProductIdsParams,
+  ProductList,
+  ProductsById,
+  UpdateProductBody,
+} from './products.schemas.ts';
+import { createProduct, deleteProduct, updateProduct } from './products.service.ts';
+
+const READ = { scope: 'website.products.read' };
+const WRITE = { scope: 'website.products' };
+const tags = ['Products'];
+
+/** /1.1/commerce/products (and the /1.0 alias): thin handlers, one service call each. */
+export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (app, { deps, alias }) => {
+  const hide = alias ?? false;
+
+  app.get(
+    '/',
+    {
+      config: READ,
+      schema: {
+        hide,
+        tags,
+        summary: 'List products',
+        description: 'At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination.',
+        querystring: ListProductsQuery,
+        response: { 200: ProductList, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const { products, nextCursor } = await listProducts(deps, websiteOf(request), request.query);
+      return { products, pagination: pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url?.replace(/\/$/, '')}`) };
+    },
+  );
+
+  app.post(
+    '/',
+    { config: WRITE, schema: { hide, tags, summary: 'Create a product', body: CreateProductBody, response: { 201: Product, ...errorResponses(400, 401, 403, 409, 429) } } },
+    async (request, reply) => reply.code(201).send(await createProduct(deps, websiteOf(request), request.body)),
+  );
+
+  app.get(
+    '/:productIdCsvs',
+    {
+      config: READ,
+      schema: { hide, tags, summary: 'Get products by id', params: ProductIdsParams, response: { 200: ProductsById, ...errorResponses(400, 401, 403, 404, 429) } },
+    },
+    async (request) => ({ products: await getProducts(deps, websiteOf(request), request.params.productIdCsvs.split(',').map((id) => id.trim())) }),
+  );
+
+  app.post(
+    '/:productId',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Update a product',
+        description: 'Partial update: fields left out are unchanged. Each field may be plain or a {present, value} change-wrapper.',
+        params: ProductIdParams,
+        body: UpdateProductBody,
+        response: { 200: Product, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => updateProduct(deps, websiteOf(request), request.params.productId, unwrapChanges(request.body)),
+  );
+
+  app.delete(
+    '/:productId',
+    { config: WRITE, schema: { hide, tags, summary: 'Delete a product', params: ProductIdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 429) } } },
+    async (request, reply) => {
+      await deleteProduct(deps, websiteOf(request), request.params.productId);
+      return reply.code(204).send(null);
+    },
+  );
+};

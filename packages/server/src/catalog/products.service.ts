@@ -1,0 +1,237 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { uniqueViolation } from '../db/database.ts';
+import type { ProductsTable, VariantsTable } from '../db/schema.ts';
+import { Conflict, NotFound, ValidationError } from '../errors.ts';
+import type { Ids } from '../ids.ts';
+import { getWebsite } from '../owner/websites.service.ts';
+import type { WebsiteRow } from '../owner/websites.repo.ts';
+import { descriptionText, sanitizeDescription } from './description.ts';
+import {
+  checkAttributes,
+  checkUniqueCombinations,
+  checkVariantAttributeNames,
+  measurementColumns,
+  normalizeSku,
+  normalizeUrlSlug,
+  pricingColumns,
+  searchText,
+} from './product-rules.ts';
+import { getProduct } from './products.read.ts';
+import * as repo from './products.repo.ts';
+import type { CreateProductInput, CreateVariant, ProductT, UpdateProductInput } from './products.schemas.ts';
+import { slugify, firstFreeSlug } from './slug.ts';
+import { findStorePage } from './store-pages.repo.ts';
+
+export interface CatalogDeps {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+  baseUrl: string;
+}
+
+const MAX_CREATE_VARIANTS = 100;
+
+function variantRows(
+  variants: CreateVariant[],
+  names: string[],
+  website: WebsiteRow,
+  productId: string,
+  deps: CatalogDeps,
+): VariantsTable[] {
+  const now = deps.clock.now();
+  const skus = new Map<string, number>();
+  const rows = variants.map((v, i): VariantsTable => {
+    const field = `variants[${i}]`;
+    const sku = normalizeSku(v.sku, `${field}.sku`);
+    const first = skus.get(sku);
+    if (first !== undefined) throw new ValidationError(`${field}.sku: same SKU as variants[${first}].sku`);
+    skus.set(sku, i);
+    const attributes = v.attributes ?? {};
+    checkAttributes(attributes, names, `${field}.attributes`);
+    const stock = v.stock ?? { quantity: 0, unlimited: false };
+    return {
+      id: deps.ids.uuid(),
+      product_id: productId,
+      website_id: website.id,
+      position: i,
+      sku,
+      attributes,
+      ...pricingColumns(v.pricing, website.currency, `${field}.pricing`),
+      stock_quantity: stock.quantity,
+      stock_unlimited: stock.unlimited ?? false,
+      ...measurementColumns(v, website.measurement_standard, field),
+      image_id: null,
+      created_at: now,
+    };
+  });
+  if (names.length) checkUniqueCombinations(variants.map((v) => v.attributes ?? {}), names, 'variants');
+  return rows;
+}
+
+/** Type rules of product creation: what PHYSICAL and DIGITAL products must and must not carry. */
+function checkTypeRules(input: CreateProductInput): void {
+  const variants = input.variants ?? [];
+  if (input.type === 'PHYSICAL') {
+    if (input.pricing) throw new ValidationError('pricing: only DIGITAL products have product-level pricing; price the variants');
+    if (!input.variants) throw new ValidationError('variants: is required for PHYSICAL products', 'MISSING_ARGUMENT');
+    if (variants.length < 1 || variants.length > MAX_CREATE_VARIANTS) {
+      throw new ValidationError(`variants: 1 to ${MAX_CREATE_VARIANTS} items`);
+    }
+    const names = input.variantAttributes ?? [];
+    checkVariantAttributeNames(names, 'variantAttributes');
+    if (variants.length >= 2 && names.length === 0) {
+      throw new ValidationError('variantAttributes: required when a product has two or more variants', 'MISSING_ARGUMENT');
+    }
+  } else {
+    if (variants.length) throw new ValidationError('variants: DIGITAL products have no variants');
+    if (input.variantAttributes?.length) throw new ValidationError('variantAttributes: PHYSICAL products only');
+    if (!input.pricing) throw new ValidationError('pricing: is required for DIGITAL products', 'MISSING_ARGUMENT');
+  }
+}
+
+function seo(value: CreateProductInput['seoOptions']): ProductsTable['seo_options'] {
+  return value ? { title: value.title ?? null, description: value.description ?? null } : null;
+}
+
+/** Creates a product with its variants, all checks passing or nothing written (api-details 4). */
+export async function createProduct(deps: CatalogDeps, websiteId: string, input: CreateProductInput): Promise<ProductT> {
+  const website = await getWebsite(deps.db, websiteId);
+  const storePage = await findStorePage(deps.db, websiteId, input.storePageId);
+  if (!storePage) throw new ValidationError(`storePageId: no store page ${input.storePageId}`, 'STORE_PAGE_NOT_FOUND');
+  checkTypeRules(input);
+
+  const id = deps.ids.objectId();
+  const names = input.type === 'PHYSICAL' ? (input.variantAttributes ?? []) : [];
+  const variants = input.type === 'PHYSICAL' ? variantRows(input.variants ?? [], names, website, id, deps) : [];
+  const pricing = input.type === 'DIGITAL' && input.pricing ? pricingColumns(input.pricing, website.currency, 'pricing') : undefined;
+  const name = input.name ?? '';
+  const description = sanitizeDescription(input.description ?? '');
+  const tags = input.tags ?? [];
+  const givenSlug = input.urlSlug !== undefined ? normalizeUrlSlug(input.urlSlug) : undefined;
+
+  const taken = await repo.existingSkus(deps.db, websiteId, variants.map((v) => v.sku));
+  const clash = variants.findIndex((v) => taken.has(v.sku));
+  if (clash >= 0) throw new Conflict(`variants[${clash}].sku: "${variants[clash]?.sku}" is used by another variant`, 'SKU_UNAVAILABLE');
+
+  const now = deps.clock.now();
+  // A generated slug may be taken by a concurrent create between our check and insert: retry.
+  for (let attempt = 0; ; attempt++) {
+    const slug = givenSlug ?? firstFreeSlug(slugify(name, 'product'), await repo.takenSlugs(deps.db, storePage.id, slugify(name, 'product')));
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        await repo.insertProduct(trx, {
+          id,
+          website_id: websiteId,
+          store_page_id: storePage.id,
+          type: input.type,
+          name,
+          description,
+          url_slug: slug,
+          tags,
+          is_visible: input.isVisible ?? false,
+          variant_attributes: names,
+          currency: pricing?.currency ?? null,
+          base_price_minor: pricing?.base_price_minor ?? null,
+          sale_price_minor: pricing?.sale_price_minor ?? null,
+          on_sale: pricing?.on_sale ?? null,
+          seo_options: seo(input.seoOptions),
+          digital_good: null,
+          search_text: searchText({ name, descriptionText: descriptionText(description), tags, skus: variants.map((v) => v.sku) }),
+          created_on: now,
+          modified_on: now,
+        });
+        await repo.insertVariants(trx, variants);
+      });
+      break;
+    } catch (error) {
+      const constraint = uniqueViolation(error);
+      if (constraint === 'variants_sku_key') throw new Conflict('variants: a SKU is used by another variant', 'SKU_UNAVAILABLE');
+      if (constraint === 'products_slug_key') {
+        if (givenSlug) throw new Conflict(`urlSlug: "${givenSlug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
+        if (attempt < 5) continue;
+      }
+      throw error;
+    }
+  }
+  return getProduct(deps, websiteId, id);
+}
+
+type Changes = { [K in keyof UpdateProductInput]?: Exclude<UpdateProductInput[K], { present: boolean }> };
+
+/** Partial update: a field left out is unchanged; `modifiedOn` moves on every write (api-details 4). */
+export async function updateProduct(deps: CatalogDeps, websiteId: string, productId: string, changes: Changes): Promise<ProductT> {
+  if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId);
+  const website = await getWebsite(deps.db, websiteId);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const product = await repo.lockProduct(trx, websiteId, productId);
+      if (!product) throw new NotFound(`product not found: ${productId}`);
+      const set: Partial<ProductsTable> = {};
+      if (changes.name !== undefined) set.name = changes.name;
+      if (changes.description !== undefined) set.description = sanitizeDescription(changes.description);
+      if (changes.tags !== undefined) set.tags = changes.tags;
+      if (changes.isVisible !== undefined) set.is_visible = changes.isVisible;
+      if (changes.seoOptions !== undefined) set.seo_options = seo(changes.seoOptions);
+      if (changes.urlSlug !== undefined) {
+        const slug = normalizeUrlSlug(changes.urlSlug);
+        if (await repo.slugTaken(trx, product.store_page_id, slug, product.id)) {
+          throw new Conflict(`urlSlug: "${slug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
+        }
+        set.url_slug = slug;
+      }
+      if (changes.pricing !== undefined) {
+        if (product.type !== 'DIGITAL') {
+          throw new ValidationError('pricing: only DIGITAL products have product-level pricing; price the variants');
+        }
+        Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
+      }
+      const variants = await repo.selectVariants(trx, [product.id]);
+      if (changes.variantAttributes !== undefined) {
+        if (product.type !== 'PHYSICAL') throw new ValidationError('variantAttributes: PHYSICAL products only');
+        await replaceVariantAttributes(trx, variants, changes.variantAttributes);
+        set.variant_attributes = changes.variantAttributes;
+      }
+      const name = set.name ?? product.name;
+      const description = set.description ?? product.description;
+      set.search_text = searchText({
+        name,
+        descriptionText: descriptionText(description),
+        tags: set.tags ?? product.tags,
+        skus: variants.map((v) => v.sku),
+      });
+      set.modified_on = deps.clock.now();
+      await repo.updateProductRow(trx, product.id, set);
+    });
+  } catch (error) {
+    if (uniqueViolation(error) === 'products_slug_key') {
+      throw new Conflict(`urlSlug: "${changes.urlSlug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
+    }
+    throw error;
+  }
+  return getProduct(deps, websiteId, productId);
+}
+
+/**
+ * A name removed from variantAttributes is removed from every variant; a name added is added with
+ * an empty value. Two variants left with the same values is a 400 (api-details 4).
+ */
+async function replaceVariantAttributes(trx: Db, variants: VariantsTable[], names: string[]): Promise<void> {
+  checkVariantAttributeNames(names, 'variantAttributes');
+  if (names.length === 0 && variants.length >= 2) {
+    throw new ValidationError('variantAttributes: required while the product has two or more variants');
+  }
+  const next = variants.map((v) => Object.fromEntries(names.map((n) => [n, v.attributes[n] ?? ''])));
+  try {
+    checkUniqueCombinations(next, names, 'variants');
+  } catch {
+    throw new ValidationError('variantAttributes: the change would leave two variants with the same attribute values');
+  }
+  for (const [i, variant] of variants.entries()) {
+    await repo.updateVariantAttributes(trx, variant.id, next[i] ?? {});
+  }
+}
+
+export async function deleteProduct(deps: CatalogDeps, websiteId: string, productId: string): Promise<void> {
+  if (!(await repo.deleteProductRow(deps.db, websiteId, productId))) throw new NotFound(`product not found: ${productId}`);
+}

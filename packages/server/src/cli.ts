@@ -1,0 +1,126 @@
+import { parseArgs } from 'node:util';
+import { systemClock } from './clock.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { connect } from './db/connect.ts';
+import { DomainError } from './errors.ts';
+import { randomIds } from './ids.ts';
+import { serve } from './main.ts';
+import { createApiKey, revokeApiKey } from './owner/api-keys.service.ts';
+import { createOwner } from './owner/owners.service.ts';
+import { createWebsite } from './owner/websites.service.ts';
+import { createStorePage } from './catalog/store-pages.service.ts';
+
+const USAGE = `usage: emporium serve | migrate | admin <command> [options]
+  admin create-owner --email E --password P
+  admin create-website --owner E --title T [--currency USD] [--measurement-standard IMPERIAL|METRIC]
+  admin create-store-page --website ID --title T
+  admin create-api-key --website ID --scopes S1,S2 [--name N]
+  admin revoke-api-key --api-key K`;
+
+class UsageError extends Error {}
+
+type Options = Record<string, { type: 'string'; multiple?: boolean }>;
+type Deps = Parameters<typeof createOwner>[0];
+
+interface Command {
+  options: Options;
+  required: string[];
+  run(deps: Deps, values: Record<string, string>): Promise<object>;
+}
+
+const ADMIN: Record<string, Command> = {
+  'create-owner': {
+    options: { email: { type: 'string' }, password: { type: 'string' } },
+    required: ['email', 'password'],
+    run: (deps, v) => createOwner(deps, { email: v.email!, password: v.password! }),
+  },
+  'create-website': {
+    options: { owner: { type: 'string' }, title: { type: 'string' }, currency: { type: 'string' }, 'measurement-standard': { type: 'string' } },
+    required: ['owner', 'title'],
+    run: (deps, v) =>
+      createWebsite(deps, { ownerEmail: v.owner!, title: v.title!, currency: v.currency, measurementStandard: v['measurement-standard'] }),
+  },
+  'create-store-page': {
+    options: { website: { type: 'string' }, title: { type: 'string' } },
+    required: ['website', 'title'],
+    run: (deps, v) => createStorePage(deps, { websiteId: v.website!, title: v.title! }),
+  },
+  'create-api-key': {
+    options: { website: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+    required: ['website', 'scopes'],
+    run: async (deps, v) => {
+      const { apiKey } = await createApiKey(deps, { websiteId: v.website!, scopes: v.scopes!, name: v.name });
+      return { apiKey };
+    },
+  },
+  'revoke-api-key': {
+    options: { 'api-key': { type: 'string' } },
+    required: ['api-key'],
+    run: async (deps, v) => {
+      if (!(await revokeApiKey(deps, v['api-key']!))) throw new DomainErrorNotFound('no live API key matches');
+      return { revoked: true };
+    },
+  },
+};
+
+class DomainErrorNotFound extends Error {}
+
+function parse(command: Command, args: string[]): Record<string, string> {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args, options: command.options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const missing = command.required.find((name) => typeof values[name] !== 'string' || values[name] === '');
+  if (missing) throw new UsageError(`missing --${missing}`);
+  return values as Record<string, string>;
+}
+
+async function withDatabase(config: Config, fn: (deps: Deps) => Promise<object>): Promise<object> {
+  const connection = await connect(config, 2);
+  try {
+    return await fn({ db: connection.db, clock: systemClock, ids: randomIds });
+  } finally {
+    await connection.shutdown();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, sub, ...rest] = argv;
+  try {
+    if (name === 'serve' && sub === undefined) {
+      await serve(loadConfig());
+      return -1; // keeps running until a signal
+    }
+    if (name === 'migrate' && sub === undefined) {
+      const output = await withDatabase(loadConfig(), async () => ({ migrated: true }));
+      process.stdout.write(`${JSON.stringify(output)}\n`);
+      return 0;
+    }
+    const command = name === 'admin' && sub ? ADMIN[sub] : undefined;
+    if (!command) throw new UsageError(name ? `unknown command: ${[name, sub].filter(Boolean).join(' ')}` : 'no command');
+    const values = parse(command, rest);
+    const output = await withDatabase(loadConfig(), (deps) => command.run(deps, values));
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`emporium: ${error.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`emporium: configuration: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof DomainError || error instanceof DomainErrorNotFound) {
+      process.stdout.write(`${JSON.stringify({ error: { message: error.message } })}\n`);
+      return 1;
+    }
+    process.stderr.write(`emporium: ${(error as Error).stack ?? error}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code >= 0) process.exit(code);

@@ -1,0 +1,29 @@
+import type { Config } from '../config.ts';
+import { openDatabase, type DatabaseHandle } from './database.ts';
+import { startEmbedded } from './embedded.ts';
+import { migrateToLatest } from './migrate.ts';
+
+export interface Connection extends DatabaseHandle {
+  /** Closes the pool, then stops the embedded server if this process started it. */
+  shutdown(): Promise<void>;
+}
+
+/** The configured database (DATABASE_URL, or the embedded server under DATA_DIR), migrated. */
+export async function connect(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize = 10): Promise<Connection> {
+  const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir);
+  const handle = openDatabase(config.databaseUrl ?? embedded!.url, { max: poolSize });
+  try {
+    await migrateToLatest(handle.db);
+  } catch (error) {
+    await handle.close();
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    ...handle,
+    shutdown: async () => {
+      await handle.close();
+      await embedded?.stop();
+    },
+  };
+}

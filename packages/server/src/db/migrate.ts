@@ -1,0 +1,18 @@
+import { Migrator, type Kysely } from 'kysely';
+import * as initial from './migrations/001-initial.ts';
+
+/** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
+const migrations = { '001-initial': initial };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

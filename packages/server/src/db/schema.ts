@@ -1,0 +1,108 @@
+/**
+ * Table types for Kysely; the migrations are the source of truth and these follow them. JSON
+ * columns hold plain objects, which `pg` serializes as JSON.
+ */
+type Timestamp = Date;
+
+export interface OwnersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: Timestamp;
+}
+
+export interface WebsitesTable {
+  id: string;
+  owner_id: string;
+  title: string;
+  currency: string;
+  measurement_standard: 'IMPERIAL' | 'METRIC';
+  language: string;
+  time_zone: string;
+  created_at: Timestamp;
+}
+
+export interface StorePagesTable {
+  id: string;
+  website_id: string;
+  title: string;
+  url_slug: string;
+  is_enabled: boolean;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  website_id: string;
+  name: string;
+  scopes: string[];
+  key_digest: Buffer;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: Buffer;
+}
+
+export interface ProductsTable {
+  id: string;
+  website_id: string;
+  store_page_id: string;
+  type: 'PHYSICAL' | 'DIGITAL';
+  name: string;
+  description: string;
+  url_slug: string;
+  tags: string[];
+  is_visible: boolean;
+  variant_attributes: string[];
+  currency: string | null;
+  base_price_minor: number | null;
+  sale_price_minor: number | null;
+  on_sale: boolean | null;
+  seo_options: SeoOptionsRow | null;
+  digital_good: { id: string; filename: string } | null;
+  search_text: string;
+  created_on: Timestamp;
+  modified_on: Timestamp;
+}
+
+export interface SeoOptionsRow {
+  title: string | null;
+  description: string | null;
+}
+
+export interface VariantsTable {
+  id: string;
+  product_id: string;
+  website_id: string;
+  position: number;
+  sku: string;
+  attributes: Record<string, string>;
+  currency: string;
+  base_price_minor: number;
+  sale_price_minor: number;
+  on_sale: boolean;
+  stock_quantity: number;
+  stock_unlimited: boolean;
+  weight_unit: string;
+  weight_value: number;
+  dimension_unit: string;
+  length: number;
+  width: number;
+  height: number;
+  image_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  owners: OwnersTable;
+  websites: WebsitesTable;
+  store_pages: StorePagesTable;
+  api_keys: ApiKeysTable;
+  server_secrets: ServerSecretsTable;
+  products: ProductsTable;
+  variants: VariantsTable;
+}

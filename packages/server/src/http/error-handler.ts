@@ -1,0 +1,95 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, MethodNotAllowed, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '../errors.ts';
+import { validationMessage } from './validation-message.ts';
+
+/** Errors a database outage produces: the request may be retried, so they are a 503, not a 500. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
+
+function toDomainError(error: FastifyError): DomainError | undefined {
+  if (error instanceof DomainError) return error;
+  if (error.validation) {
+    const { message, subtype } = validationMessage(error.validation, error.validationContext ?? 'request');
+    return new ValidationError(message, subtype);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new UnsupportedMediaType();
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new PayloadTooLarge('body: larger than this endpoint accepts');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ValidationError('body: not valid JSON', null);
+  }
+  if (UNAVAILABLE_CODES.has(error.code) || /timeout exceeded when trying to connect/i.test(error.message)) {
+    return new ServiceUnavailable('the database is unreachable; retry shortly');
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ValidationError(error.message, null);
+  }
+  return undefined;
+}
+
+export class UnsupportedMediaType extends DomainError {
+  readonly status = 415;
+  readonly type = 'INVALID_REQUEST_ERROR';
+  constructor() {
+    super('Content-Type: this endpoint takes application/json', 'INVALID_CONTENT_TYPE');
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  readonly status = 413;
+  readonly type = 'INVALID_REQUEST_ERROR';
+}
+
+function send(reply: FastifyReply, request: FastifyRequest, error: DomainError) {
+  if (error instanceof Unauthorized) reply.header('www-authenticate', error.challenge);
+  if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof MethodNotAllowed && error.allow.length) reply.header('allow', error.allow.join(', '));
+  return reply.code(error.status).send({
+    type: error.type,
+    subtype: error.subtype,
+    message: error.message,
+    details: null,
+    contextId: request.id,
+  });
+}
+
+/**
+ * The only place where errors become HTTP responses (architecture: habit 4). The body is always
+ * the documented shape; a 5xx says nothing about internals, the log line has the detail.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    const source = route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+').replace(/\*/g, '.*');
+    routes.push({ pattern: new RegExp(`^${source}/?$`), methods: [route.method].flat() });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const domain = toDomainError(error);
+    if (domain) {
+      if (domain.status >= 500) request.log.error({ err: error }, 'request failed');
+      return send(reply, request, domain);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return send(reply, request, new InternalError());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allow = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))];
+    if (allow.length) {
+      return send(reply, request, new MethodNotAllowed(`${request.method} is not allowed on ${path}; use ${allow.join(', ')}`, allow));
+    }
+    return send(reply, request, new NotFound(`no such endpoint: ${request.method} ${path}`, null));
+  });
+}
+
+class InternalError extends DomainError {
+  readonly status = 500;
+  readonly type = 'SERVER_ERROR';
+  constructor() {
+    super('something went wrong on our side; quote the contextId if you report it', null);
+  }
+}

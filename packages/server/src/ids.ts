@@ -1,0 +1,17 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** Id generation is a dependency (habit 6); ids are random, never sequential (api-details 0). */
+export interface Ids {
+  /** 24 lower-case hex characters: products, images, store pages, websites, owners. */
+  objectId(): string;
+  /** Variants and webhook subscriptions. */
+  uuid(): string;
+}
+
+export const randomIds: Ids = {
+  objectId: () => randomBytes(12).toString('hex'),
+  uuid: () => randomUUID(),
+};
+
+export const OBJECT_ID = /^[0-9a-f]{24}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,0 +1,59 @@
+import { buildApp } from './app.ts';
+import { systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { connect } from './db/connect.ts';
+import { serverSecret } from './db/server-secrets.ts';
+import { randomIds } from './ids.ts';
+import { seedDemoSite, type DemoSite } from './seed.ts';
+
+function printDemo(demo: DemoSite, baseUrl: string): void {
+  // Written to the terminal, not the log: these secrets are shown this once and never logged.
+  process.stdout.write(
+    [
+      '',
+      'A demo site was created. The password and API key are shown only now:',
+      `  owner     ${demo.email}`,
+      `  password  ${demo.password}`,
+      `  website   ${demo.websiteId} (store page ${demo.storePageId})`,
+      `  API key   ${demo.apiKey}`,
+      '',
+      `  curl -H "Authorization: Bearer ${demo.apiKey}" -H "User-Agent: curl" ${baseUrl}/1.1/commerce/products`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+/** `emporium serve`: database, migrations, demo site, HTTP; a clean stop on SIGTERM or SIGINT. */
+export async function serve(config: Config): Promise<void> {
+  const connection = await connect(config, 20);
+  const deps = { db: connection.db, clock: systemClock, ids: randomIds };
+  if (config.demoSite) {
+    const demo = await seedDemoSite(deps);
+    if (demo) printDemo(demo, config.baseUrl);
+  }
+  const app = await buildApp({ ...deps, config, cursorKey: await serverSecret(connection.db, 'cursor') });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      await app.close(); // stops accepting, lets requests in flight finish
+      await connection.shutdown();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await connection.shutdown();
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ValidationError } from '../errors.ts';
+
+/**
+ * Opaque, tamper-evident page cursors (api-details 4): base64url JSON of the position and the
+ * original filters, then an HMAC of it. The key lives in the database so every instance agrees.
+ */
+export interface CursorCodec {
+  encode(payload: object): string;
+  decode<T>(cursor: string): T;
+}
+
+const MAX_CURSOR_LENGTH = 2048;
+
+export function cursorCodec(key: Buffer): CursorCodec {
+  const sign = (body: string) => createHmac('sha256', key).update(body).digest().subarray(0, 16);
+  const invalid = () => new ValidationError('cursor: not a cursor returned by this API', 'INVALID_ARGUMENT');
+  return {
+    encode(payload) {
+      const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+      return `${body}.${sign(body).toString('base64url')}`;
+    },
+    decode(cursor) {
+      if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
+      const [body, signature, extra] = cursor.split('.');
+      if (!body || !signature || extra !== undefined) throw invalid();
+      const given = Buffer.from(signature, 'base64url');
+      const expected = sign(body);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+      try {
+        return JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      } catch {
+        throw invalid();
+      }
+    },
+  };
+}
+
+export interface Pagination {
+  hasNextPage: boolean;
+  nextPageCursor: string | null;
+  nextPageUrl: string | null;
+}
+
+/** The pagination object of a list response; `pageUrl` is the absolute URL of the list path. */
+export function pagination(nextCursor: string | null, pageUrl: string): Pagination {
+  if (!nextCursor) return { hasNextPage: false, nextPageCursor: null, nextPageUrl: null };
+  return {
+    hasNextPage: true,
+    nextPageCursor: nextCursor,
+    nextPageUrl: `${pageUrl}?cursor=${encodeURIComponent(nextCursor)}`,
+  };
+}

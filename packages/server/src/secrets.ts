@@ -1,0 +1,18 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * High-entropy secrets (API keys, later tokens and client secrets): 256 random bits with a type
+ * prefix a leak scanner can find (security SC-3), stored only as a SHA-256 digest (SC-1).
+ */
+export function newSecret(prefix: string): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+export function digest(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+/** Constant-time comparison of two secrets through fixed-length digests (TE-4). */
+export function secretsEqual(a: string, b: string): boolean {
+  return timingSafeEqual(digest(a), digest(b));
+}
