@@ -55,7 +55,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: MAX_BODY_BYTES,
     return503OnClosing: false,
     // Bodies are validated as sent: "12" is not a number, unknown fields are ignored.
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    ajv: {
+      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Response schemas document the API; serialization stays JSON.stringify (measurements.md: faster here).
@@ -78,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         title: 'Emporium Commerce API',
         version: '1.1',
         description:
-          'Products, store pages and site information of a site owner\'s store. Every call needs `Authorization: Bearer <API key or access token>` and a `User-Agent`.',
+          "Products, store pages and site information of a site owner's store. Every call needs `Authorization: Bearer <API key or access token>` and a `User-Agent`.",
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],

@@ -35,10 +35,20 @@ const ADMIN: Record<string, Command> = {
     run: (deps, v) => createOwner(deps, { email: v.email!, password: v.password! }),
   },
   'create-website': {
-    options: { owner: { type: 'string' }, title: { type: 'string' }, currency: { type: 'string' }, 'measurement-standard': { type: 'string' } },
+    options: {
+      owner: { type: 'string' },
+      title: { type: 'string' },
+      currency: { type: 'string' },
+      'measurement-standard': { type: 'string' },
+    },
     required: ['owner', 'title'],
     run: (deps, v) =>
-      createWebsite(deps, { ownerEmail: v.owner!, title: v.title!, currency: v.currency, measurementStandard: v['measurement-standard'] }),
+      createWebsite(deps, {
+        ownerEmail: v.owner!,
+        title: v.title!,
+        currency: v.currency,
+        measurementStandard: v['measurement-standard'],
+      }),
   },
   'create-store-page': {
     options: { website: { type: 'string' }, title: { type: 'string' } },
@@ -57,7 +67,8 @@ const ADMIN: Record<string, Command> = {
     options: { 'api-key': { type: 'string' } },
     required: ['api-key'],
     run: async (deps, v) => {
-      if (!(await revokeApiKey(deps, v['api-key']!))) throw new DomainErrorNotFound('no live API key matches');
+      if (!(await revokeApiKey(deps, v['api-key']!)))
+        throw new DomainErrorNotFound('no live API key matches');
       return { revoked: true };
     },
   },
@@ -99,7 +110,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const command = name === 'admin' && sub ? ADMIN[sub] : undefined;
-    if (!command) throw new UsageError(name ? `unknown command: ${[name, sub].filter(Boolean).join(' ')}` : 'no command');
+    if (!command)
+      throw new UsageError(name ? `unknown command: ${[name, sub].filter(Boolean).join(' ')}` : 'no command');
     const values = parse(command, rest);
     const output = await withDatabase(loadConfig(), (deps) => command.run(deps, values));
     process.stdout.write(`${JSON.stringify(output)}\n`);

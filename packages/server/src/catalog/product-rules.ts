@@ -49,8 +49,14 @@ export function measurementColumns(
   standard: MeasurementStandard,
   field: string,
 ): MeasurementColumns {
-  if (input.measurements && input.shippingMeasurements && !isDeepStrictEqual(input.measurements, input.shippingMeasurements)) {
-    throw new ValidationError(`${field}.shippingMeasurements: differs from ${field}.measurements; send one of them`);
+  if (
+    input.measurements &&
+    input.shippingMeasurements &&
+    !isDeepStrictEqual(input.measurements, input.shippingMeasurements)
+  ) {
+    throw new ValidationError(
+      `${field}.shippingMeasurements: differs from ${field}.measurements; send one of them`,
+    );
   }
   const m = input.measurements ?? input.shippingMeasurements ?? {};
   const units = UNITS[standard];
@@ -80,7 +86,8 @@ export function normalizeSku(sku: string, field: string): string {
 }
 
 export function checkVariantAttributeNames(names: string[], field: string): void {
-  if (names.length > MAX_VARIANT_ATTRIBUTES) throw new ValidationError(`${field}: at most ${MAX_VARIANT_ATTRIBUTES} names`);
+  if (names.length > MAX_VARIANT_ATTRIBUTES)
+    throw new ValidationError(`${field}: at most ${MAX_VARIANT_ATTRIBUTES} names`);
   const seen = new Set<string>();
   names.forEach((name, i) => {
     if (seen.has(name)) throw new ValidationError(`${field}[${i}]: "${name}" is listed twice`);
@@ -94,13 +101,20 @@ export function checkAttributes(attributes: Record<string, string>, names: strin
   const missing = names.filter((n) => !(n in attributes));
   const extra = keys.filter((k) => !names.includes(k));
   if (extra.length) {
-    throw new ValidationError(`${field}: "${extra[0]}" is not one of the product's variantAttributes [${names.join(', ')}]`);
+    throw new ValidationError(
+      `${field}: "${extra[0]}" is not one of the product's variantAttributes [${names.join(', ')}]`,
+    );
   }
-  if (missing.length) throw new ValidationError(`${field}: needs a value for "${missing[0]}"`, 'MISSING_ARGUMENT');
+  if (missing.length)
+    throw new ValidationError(`${field}: needs a value for "${missing[0]}"`, 'MISSING_ARGUMENT');
 }
 
 /** No two variants of a product may share the same attribute values. */
-export function checkUniqueCombinations(list: Record<string, string>[], names: string[], field: string): void {
+export function checkUniqueCombinations(
+  list: Record<string, string>[],
+  names: string[],
+  field: string,
+): void {
   const seen = new Map<string, number>();
   list.forEach((attributes, i) => {
     const key = JSON.stringify(names.map((n) => attributes[n] ?? ''));
@@ -120,6 +134,13 @@ export function normalizeUrlSlug(slug: string): string {
   return lower;
 }
 
-export function searchText(parts: { name: string; descriptionText: string; tags: string[]; skus: string[] }): string {
-  return [parts.name, parts.descriptionText, parts.tags.join(' '), parts.skus.join(' ')].join(' ').toLowerCase();
+export function searchText(parts: {
+  name: string;
+  descriptionText: string;
+  tags: string[];
+  skus: string[];
+}): string {
+  return [parts.name, parts.descriptionText, parts.tags.join(' '), parts.skus.join(' ')]
+    .join(' ')
+    .toLowerCase();
 }

@@ -37,7 +37,8 @@ export async function getProduct(deps: ReadDeps, websiteId: string, id: string):
 
 /** Products by id, in the order asked; any id missing (or of another website) is a 404. */
 export async function getProducts(deps: ReadDeps, websiteId: string, ids: string[]): Promise<ProductT[]> {
-  if (ids.length === 0 || ids.some((id) => id === '')) throw new ValidationError('productIds: one or more product ids, comma-separated');
+  if (ids.length === 0 || ids.some((id) => id === ''))
+    throw new ValidationError('productIds: one or more product ids, comma-separated');
   const unique = [...new Set(ids)];
   if (unique.length > MAX_IDS) throw new ValidationError(`productIds: at most ${MAX_IDS} ids a request`);
   const rows = await repo.selectProducts(deps.db, websiteId, unique);
@@ -60,7 +61,8 @@ interface ProductCursor {
 
 function parseTimestamp(value: string, field: string): Date {
   const time = UTC_TIMESTAMP.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(time)) throw new ValidationError(`${field}: must be an ISO 8601 UTC time such as 2026-01-31T12:00:00.000Z`);
+  if (Number.isNaN(time))
+    throw new ValidationError(`${field}: must be an ISO 8601 UTC time such as 2026-01-31T12:00:00.000Z`);
   return new Date(time);
 }
 
@@ -71,16 +73,25 @@ function parseTypes(type: string | string[]): string[] {
     .map((t) => t.trim())
     .filter(Boolean);
   const unknown = types.find((t) => !PRODUCT_TYPES.includes(t));
-  if (unknown !== undefined) throw new ValidationError(`type: unknown product type "${unknown}"; use PHYSICAL or DIGITAL`);
+  if (unknown !== undefined)
+    throw new ValidationError(`type: unknown product type "${unknown}"; use PHYSICAL or DIGITAL`);
   return [...new Set(types)];
 }
 
 /** The list filters from the query string, or from the cursor that carried them forward. */
 function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, websiteId: string): repo.PageFilter {
-  const present = (v: string | string[] | undefined) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '');
+  const present = (v: string | string[] | undefined) =>
+    Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '';
   if (present(query.cursor)) {
-    if (present(query.modifiedAfter) || present(query.modifiedBefore) || present(query.query) || present(query.type)) {
-      throw new ValidationError('cursor: cannot be combined with other parameters; the cursor carries the original filters');
+    if (
+      present(query.modifiedAfter) ||
+      present(query.modifiedBefore) ||
+      present(query.query) ||
+      present(query.type)
+    ) {
+      throw new ValidationError(
+        'cursor: cannot be combined with other parameters; the cursor carries the original filters',
+      );
     }
     const c = cursors.decode<ProductCursor>(query.cursor!);
     if (c.w !== websiteId || typeof c.m !== 'number' || typeof c.i !== 'string') {
@@ -90,7 +101,8 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
       after: { modifiedOn: new Date(c.m), id: c.i },
       words: c.q,
       types: c.t,
-      window: c.a !== undefined && c.b !== undefined ? { after: new Date(c.a), before: new Date(c.b) } : undefined,
+      window:
+        c.a !== undefined && c.b !== undefined ? { after: new Date(c.a), before: new Date(c.b) } : undefined,
     };
   }
   const filter: repo.PageFilter = {};

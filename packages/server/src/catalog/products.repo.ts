@@ -50,14 +50,23 @@ export interface PageFilter {
 }
 
 /** One keyset page, ordered by (modified_on, id) ascending (api-details 4). */
-export function selectProductPage(db: Db, websiteId: string, filter: PageFilter, limit: number): Promise<ProductRecord[]> {
+export function selectProductPage(
+  db: Db,
+  websiteId: string,
+  filter: PageFilter,
+  limit: number,
+): Promise<ProductRecord[]> {
   let query = products(db, websiteId).orderBy('products.modified_on').orderBy('products.id').limit(limit);
   const { after, window, types, words } = filter;
   if (after) {
-    query = query.where(sql<boolean>`(products.modified_on, products.id) > (${after.modifiedOn}, ${after.id})`);
+    query = query.where(
+      sql<boolean>`(products.modified_on, products.id) > (${after.modifiedOn}, ${after.id})`,
+    );
   }
   if (window) {
-    query = query.where('products.modified_on', '>', window.after).where('products.modified_on', '<=', window.before);
+    query = query
+      .where('products.modified_on', '>', window.after)
+      .where('products.modified_on', '<=', window.before);
   }
   if (types) query = query.where('products.type', 'in', types as ProductsTable['type'][]);
   for (const word of words ?? []) {
@@ -79,34 +88,42 @@ export function selectVariants(db: Db, productIds: string[]): Promise<VariantRow
 
 /** Locks the product row for the rest of the transaction, so concurrent updates apply one at a time. */
 export function lockProduct(db: Db, websiteId: string, id: string): Promise<ProductsTable | undefined> {
-  return db.selectFrom('products').selectAll().where('website_id', '=', websiteId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('website_id', '=', websiteId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function insertProduct(db: Db, row: ProductsTable): Promise<void> {
-  await db
-    .insertInto('products')
-    .values(row)
-    .execute();
+  await db.insertInto('products').values(row).execute();
 }
 
 export async function insertVariants(db: Db, rows: VariantsTable[]): Promise<void> {
   if (rows.length === 0) return;
-  await db
-    .insertInto('variants')
-    .values(rows)
-    .execute();
+  await db.insertInto('variants').values(rows).execute();
 }
 
 export async function updateProductRow(db: Db, id: string, changes: Partial<ProductsTable>): Promise<void> {
   await db.updateTable('products').set(changes).where('id', '=', id).execute();
 }
 
-export async function updateVariantAttributes(db: Db, id: string, attributes: Record<string, string>): Promise<void> {
+export async function updateVariantAttributes(
+  db: Db,
+  id: string,
+  attributes: Record<string, string>,
+): Promise<void> {
   await db.updateTable('variants').set({ attributes }).where('id', '=', id).execute();
 }
 
 export async function deleteProductRow(db: Db, websiteId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('products').where('website_id', '=', websiteId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('products')
+    .where('website_id', '=', websiteId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
@@ -121,14 +138,28 @@ export async function takenSlugs(db: Db, storePageId: string, base: string): Pro
   return new Set(rows.map((r) => r.url_slug));
 }
 
-export async function slugTaken(db: Db, storePageId: string, slug: string, exceptId?: string): Promise<boolean> {
-  let query = db.selectFrom('products').select('id').where('store_page_id', '=', storePageId).where('url_slug', '=', slug);
+export async function slugTaken(
+  db: Db,
+  storePageId: string,
+  slug: string,
+  exceptId?: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('products')
+    .select('id')
+    .where('store_page_id', '=', storePageId)
+    .where('url_slug', '=', slug);
   if (exceptId) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function existingSkus(db: Db, websiteId: string, skus: string[]): Promise<Set<string>> {
   if (skus.length === 0) return new Set();
-  const rows = await db.selectFrom('variants').select('sku').where('website_id', '=', websiteId).where('sku', 'in', skus).execute();
+  const rows = await db
+    .selectFrom('variants')
+    .select('sku')
+    .where('website_id', '=', websiteId)
+    .where('sku', 'in', skus)
+    .execute();
   return new Set(rows.map((r) => r.sku));
 }

@@ -23,7 +23,10 @@ const WRITE = { scope: 'website.products' };
 const tags = ['Products'];
 
 /** /1.1/commerce/products (and the /1.0 alias): thin handlers, one service call each. */
-export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (app, { deps, alias }) => {
+export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (
+  app,
+  { deps, alias },
+) => {
   const hide = alias ?? false;
 
   app.get(
@@ -34,30 +37,56 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         hide,
         tags,
         summary: 'List products',
-        description: 'At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination.',
+        description:
+          'At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination.',
         querystring: ListProductsQuery,
         response: { 200: ProductList, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
       const { products, nextCursor } = await listProducts(deps, websiteOf(request), request.query);
-      return { products, pagination: pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url?.replace(/\/$/, '')}`) };
+      return {
+        products,
+        pagination: pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url?.replace(/\/$/, '')}`),
+      };
     },
   );
 
   app.post(
     '/',
-    { config: WRITE, schema: { hide, tags, summary: 'Create a product', body: CreateProductBody, response: { 201: Product, ...errorResponses(400, 401, 403, 409, 429) } } },
-    async (request, reply) => reply.code(201).send(await createProduct(deps, websiteOf(request), request.body)),
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Create a product',
+        body: CreateProductBody,
+        response: { 201: Product, ...errorResponses(400, 401, 403, 409, 429) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createProduct(deps, websiteOf(request), request.body)),
   );
 
   app.get(
     '/:productIdCsvs',
     {
       config: READ,
-      schema: { hide, tags, summary: 'Get products by id', params: ProductIdsParams, response: { 200: ProductsById, ...errorResponses(400, 401, 403, 404, 429) } },
+      schema: {
+        hide,
+        tags,
+        summary: 'Get products by id',
+        params: ProductIdsParams,
+        response: { 200: ProductsById, ...errorResponses(400, 401, 403, 404, 429) },
+      },
     },
-    async (request) => ({ products: await getProducts(deps, websiteOf(request), request.params.productIdCsvs.split(',').map((id) => id.trim())) }),
+    async (request) => ({
+      products: await getProducts(
+        deps,
+        websiteOf(request),
+        request.params.productIdCsvs.split(',').map((id) => id.trim()),
+      ),
+    }),
   );
 
   app.post(
@@ -68,18 +97,29 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         hide,
         tags,
         summary: 'Update a product',
-        description: 'Partial update: fields left out are unchanged. Each field may be plain or a {present, value} change-wrapper.',
+        description:
+          'Partial update: fields left out are unchanged. Each field may be plain or a {present, value} change-wrapper.',
         params: ProductIdParams,
         body: UpdateProductBody,
         response: { 200: Product, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (request) => updateProduct(deps, websiteOf(request), request.params.productId, unwrapChanges(request.body)),
+    async (request) =>
+      updateProduct(deps, websiteOf(request), request.params.productId, unwrapChanges(request.body)),
   );
 
   app.delete(
     '/:productId',
-    { config: WRITE, schema: { hide, tags, summary: 'Delete a product', params: ProductIdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 429) } } },
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Delete a product',
+        params: ProductIdParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 429) },
+      },
+    },
     async (request, reply) => {
       await deleteProduct(deps, websiteOf(request), request.params.productId);
       return reply.code(204).send(null);

@@ -37,7 +37,10 @@ export const StockInput = Type.Object({
 
 export const CreateVariantInput = Type.Object({
   // Bounded loosely here: the 1-60 rule applies after trimming, in the service.
-  sku: Type.String({ maxLength: 1000, description: 'trimmed; 1 to 60 characters; unique within the website' }),
+  sku: Type.String({
+    maxLength: 1000,
+    description: 'trimmed; 1 to 60 characters; unique within the website',
+  }),
   pricing: PricingInput,
   stock: Type.Optional(StockInput),
   attributes: Type.Optional(Attributes),
@@ -47,8 +50,15 @@ export const CreateVariantInput = Type.Object({
 
 const ProductType = Type.Union([Type.Literal('PHYSICAL'), Type.Literal('DIGITAL')]);
 const Name = Type.String({ maxLength: 200 });
-const Description = Type.String({ maxLength: 102_400, description: 'HTML; scripts, event handlers and javascript: URLs are removed' });
-const UrlSlug = Type.String({ minLength: 1, maxLength: 200, description: 'alphanumerics and non-contiguous hyphens' });
+const Description = Type.String({
+  maxLength: 102_400,
+  description: 'HTML; scripts, event handlers and javascript: URLs are removed',
+});
+const UrlSlug = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'alphanumerics and non-contiguous hyphens',
+});
 const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 });
 const VariantAttributes = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 6 });
 export const SeoOptionsInput = Type.Object(
@@ -110,57 +120,59 @@ export const ProductPricing = Type.Object({ basePrice: Money, salePrice: Money, 
 
 export const ProductMeasurements = Type.Object({
   weight: Type.Object({ unit: Type.String(), value: Type.Number() }),
-  dimensions: Type.Object({ unit: Type.String(), length: Type.Number(), width: Type.Number(), height: Type.Number() }),
+  dimensions: Type.Object({
+    unit: Type.String(),
+    length: Type.Number(),
+    width: Type.Number(),
+    height: Type.Number(),
+  }),
 });
 
-export const ProductImage = Type.Object(
-  {
-    id: Type.String(),
-    altText: Type.String(),
-    orderIndex: Type.Integer(),
-    url: Type.String(),
-    originalSize: Type.Object({ width: Type.Integer(), height: Type.Integer() }),
-    availableFormats: Type.Array(Type.String()),
-  }
-);
+export const ProductImage = Type.Object({
+  id: Type.String(),
+  altText: Type.String(),
+  orderIndex: Type.Integer(),
+  url: Type.String(),
+  originalSize: Type.Object({ width: Type.Integer(), height: Type.Integer() }),
+  availableFormats: Type.Array(Type.String()),
+});
 
-export const ProductVariant = Type.Object(
-  {
-    id: Type.String(),
-    sku: Type.String(),
-    attributes: Type.Record(Type.String(), Type.String()),
-    image: Type.Union([ProductImage, Type.Null()]),
-    pricing: ProductPricing,
-    stock: Type.Object({ quantity: Type.Integer(), unlimited: Type.Boolean() }),
-    measurements: ProductMeasurements,
-    shippingMeasurements: ProductMeasurements,
-  }
-);
+export const ProductVariant = Type.Object({
+  id: Type.String(),
+  sku: Type.String(),
+  attributes: Type.Record(Type.String(), Type.String()),
+  image: Type.Union([ProductImage, Type.Null()]),
+  pricing: ProductPricing,
+  stock: Type.Object({ quantity: Type.Integer(), unlimited: Type.Boolean() }),
+  measurements: ProductMeasurements,
+  shippingMeasurements: ProductMeasurements,
+});
 
-export const Product = Type.Object(
-  {
-    id: Type.String(),
-    type: ProductType,
-    storePageId: Type.String(),
-    name: Type.String(),
-    description: Type.String(),
-    url: Type.String(),
-    urlSlug: Type.String(),
-    tags: Type.Array(Type.String()),
-    isVisible: Type.Boolean(),
-    variantAttributes: Type.Array(Type.String()),
-    variants: Type.Array(ProductVariant),
-    images: Type.Array(ProductImage),
-    pricing: Type.Union([ProductPricing, Type.Null()]),
-    digitalGood: Type.Union([Type.Object({ id: Type.String(), filename: Type.String() }), Type.Null()]),
-    seoOptions: Type.Union([
-      Type.Object({ title: Type.Union([Type.String(), Type.Null()]), description: Type.Union([Type.String(), Type.Null()]) }),
-      Type.Null(),
-    ]),
-    createdOn: Type.String({ format: 'date-time' }),
-    modifiedOn: Type.String({ format: 'date-time' }),
-  }
-);
+export const Product = Type.Object({
+  id: Type.String(),
+  type: ProductType,
+  storePageId: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  url: Type.String(),
+  urlSlug: Type.String(),
+  tags: Type.Array(Type.String()),
+  isVisible: Type.Boolean(),
+  variantAttributes: Type.Array(Type.String()),
+  variants: Type.Array(ProductVariant),
+  images: Type.Array(ProductImage),
+  pricing: Type.Union([ProductPricing, Type.Null()]),
+  digitalGood: Type.Union([Type.Object({ id: Type.String(), filename: Type.String() }), Type.Null()]),
+  seoOptions: Type.Union([
+    Type.Object({
+      title: Type.Union([Type.String(), Type.Null()]),
+      description: Type.Union([Type.String(), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
+  createdOn: Type.String({ format: 'date-time' }),
+  modifiedOn: Type.String({ format: 'date-time' }),
+});
 
 export const ProductList = Type.Object({ products: Type.Array(Product), pagination: Pagination });
 export const ProductsById = Type.Object({ products: Type.Array(Product) });

@@ -65,7 +65,12 @@ function variantRows(
       created_at: now,
     };
   });
-  if (names.length) checkUniqueCombinations(variants.map((v) => v.attributes ?? {}), names, 'variants');
+  if (names.length)
+    checkUniqueCombinations(
+      variants.map((v) => v.attributes ?? {}),
+      names,
+      'variants',
+    );
   return rows;
 }
 
@@ -73,20 +78,29 @@ function variantRows(
 function checkTypeRules(input: CreateProductInput): void {
   const variants = input.variants ?? [];
   if (input.type === 'PHYSICAL') {
-    if (input.pricing) throw new ValidationError('pricing: only DIGITAL products have product-level pricing; price the variants');
-    if (!input.variants) throw new ValidationError('variants: is required for PHYSICAL products', 'MISSING_ARGUMENT');
+    if (input.pricing)
+      throw new ValidationError(
+        'pricing: only DIGITAL products have product-level pricing; price the variants',
+      );
+    if (!input.variants)
+      throw new ValidationError('variants: is required for PHYSICAL products', 'MISSING_ARGUMENT');
     if (variants.length < 1 || variants.length > MAX_CREATE_VARIANTS) {
       throw new ValidationError(`variants: 1 to ${MAX_CREATE_VARIANTS} items`);
     }
     const names = input.variantAttributes ?? [];
     checkVariantAttributeNames(names, 'variantAttributes');
     if (variants.length >= 2 && names.length === 0) {
-      throw new ValidationError('variantAttributes: required when a product has two or more variants', 'MISSING_ARGUMENT');
+      throw new ValidationError(
+        'variantAttributes: required when a product has two or more variants',
+        'MISSING_ARGUMENT',
+      );
     }
   } else {
     if (variants.length) throw new ValidationError('variants: DIGITAL products have no variants');
-    if (input.variantAttributes?.length) throw new ValidationError('variantAttributes: PHYSICAL products only');
-    if (!input.pricing) throw new ValidationError('pricing: is required for DIGITAL products', 'MISSING_ARGUMENT');
+    if (input.variantAttributes?.length)
+      throw new ValidationError('variantAttributes: PHYSICAL products only');
+    if (!input.pricing)
+      throw new ValidationError('pricing: is required for DIGITAL products', 'MISSING_ARGUMENT');
   }
 }
 
@@ -95,29 +109,51 @@ function seo(value: CreateProductInput['seoOptions']): ProductsTable['seo_option
 }
 
 /** Creates a product with its variants, all checks passing or nothing written (api-details 4). */
-export async function createProduct(deps: CatalogDeps, websiteId: string, input: CreateProductInput): Promise<ProductT> {
+export async function createProduct(
+  deps: CatalogDeps,
+  websiteId: string,
+  input: CreateProductInput,
+): Promise<ProductT> {
   const website = await getWebsite(deps.db, websiteId);
   const storePage = await findStorePage(deps.db, websiteId, input.storePageId);
-  if (!storePage) throw new ValidationError(`storePageId: no store page ${input.storePageId}`, 'STORE_PAGE_NOT_FOUND');
+  if (!storePage)
+    throw new ValidationError(`storePageId: no store page ${input.storePageId}`, 'STORE_PAGE_NOT_FOUND');
   checkTypeRules(input);
 
   const id = deps.ids.objectId();
   const names = input.type === 'PHYSICAL' ? (input.variantAttributes ?? []) : [];
-  const variants = input.type === 'PHYSICAL' ? variantRows(input.variants ?? [], names, website, id, deps) : [];
-  const pricing = input.type === 'DIGITAL' && input.pricing ? pricingColumns(input.pricing, website.currency, 'pricing') : undefined;
+  const variants =
+    input.type === 'PHYSICAL' ? variantRows(input.variants ?? [], names, website, id, deps) : [];
+  const pricing =
+    input.type === 'DIGITAL' && input.pricing
+      ? pricingColumns(input.pricing, website.currency, 'pricing')
+      : undefined;
   const name = input.name ?? '';
   const description = sanitizeDescription(input.description ?? '');
   const tags = input.tags ?? [];
   const givenSlug = input.urlSlug !== undefined ? normalizeUrlSlug(input.urlSlug) : undefined;
 
-  const taken = await repo.existingSkus(deps.db, websiteId, variants.map((v) => v.sku));
+  const taken = await repo.existingSkus(
+    deps.db,
+    websiteId,
+    variants.map((v) => v.sku),
+  );
   const clash = variants.findIndex((v) => taken.has(v.sku));
-  if (clash >= 0) throw new Conflict(`variants[${clash}].sku: "${variants[clash]?.sku}" is used by another variant`, 'SKU_UNAVAILABLE');
+  if (clash >= 0)
+    throw new Conflict(
+      `variants[${clash}].sku: "${variants[clash]?.sku}" is used by another variant`,
+      'SKU_UNAVAILABLE',
+    );
 
   const now = deps.clock.now();
   // A generated slug may be taken by a concurrent create between our check and insert: retry.
   for (let attempt = 0; ; attempt++) {
-    const slug = givenSlug ?? firstFreeSlug(slugify(name, 'product'), await repo.takenSlugs(deps.db, storePage.id, slugify(name, 'product')));
+    const slug =
+      givenSlug ??
+      firstFreeSlug(
+        slugify(name, 'product'),
+        await repo.takenSlugs(deps.db, storePage.id, slugify(name, 'product')),
+      );
     try {
       await deps.db.transaction().execute(async (trx) => {
         await repo.insertProduct(trx, {
@@ -137,7 +173,12 @@ export async function createProduct(deps: CatalogDeps, websiteId: string, input:
           on_sale: pricing?.on_sale ?? null,
           seo_options: seo(input.seoOptions),
           digital_good: null,
-          search_text: searchText({ name, descriptionText: descriptionText(description), tags, skus: variants.map((v) => v.sku) }),
+          search_text: searchText({
+            name,
+            descriptionText: descriptionText(description),
+            tags,
+            skus: variants.map((v) => v.sku),
+          }),
           created_on: now,
           modified_on: now,
         });
@@ -146,9 +187,11 @@ export async function createProduct(deps: CatalogDeps, websiteId: string, input:
       break;
     } catch (error) {
       const constraint = uniqueViolation(error);
-      if (constraint === 'variants_sku_key') throw new Conflict('variants: a SKU is used by another variant', 'SKU_UNAVAILABLE');
+      if (constraint === 'variants_sku_key')
+        throw new Conflict('variants: a SKU is used by another variant', 'SKU_UNAVAILABLE');
       if (constraint === 'products_slug_key') {
-        if (givenSlug) throw new Conflict(`urlSlug: "${givenSlug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
+        if (givenSlug)
+          throw new Conflict(`urlSlug: "${givenSlug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
         if (attempt < 5) continue;
       }
       throw error;
@@ -160,7 +203,12 @@ export async function createProduct(deps: CatalogDeps, websiteId: string, input:
 type Changes = { [K in keyof UpdateProductInput]?: Exclude<UpdateProductInput[K], { present: boolean }> };
 
 /** Partial update: a field left out is unchanged; `modifiedOn` moves on every write (api-details 4). */
-export async function updateProduct(deps: CatalogDeps, websiteId: string, productId: string, changes: Changes): Promise<ProductT> {
+export async function updateProduct(
+  deps: CatalogDeps,
+  websiteId: string,
+  productId: string,
+  changes: Changes,
+): Promise<ProductT> {
   if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId);
   const website = await getWebsite(deps.db, websiteId);
   try {
@@ -182,13 +230,16 @@ export async function updateProduct(deps: CatalogDeps, websiteId: string, produc
       }
       if (changes.pricing !== undefined) {
         if (product.type !== 'DIGITAL') {
-          throw new ValidationError('pricing: only DIGITAL products have product-level pricing; price the variants');
+          throw new ValidationError(
+            'pricing: only DIGITAL products have product-level pricing; price the variants',
+          );
         }
         Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
       }
       const variants = await repo.selectVariants(trx, [product.id]);
       if (changes.variantAttributes !== undefined) {
-        if (product.type !== 'PHYSICAL') throw new ValidationError('variantAttributes: PHYSICAL products only');
+        if (product.type !== 'PHYSICAL')
+          throw new ValidationError('variantAttributes: PHYSICAL products only');
         await replaceVariantAttributes(trx, variants, changes.variantAttributes);
         set.variant_attributes = changes.variantAttributes;
       }
@@ -225,7 +276,9 @@ async function replaceVariantAttributes(trx: Db, variants: VariantsTable[], name
   try {
     checkUniqueCombinations(next, names, 'variants');
   } catch {
-    throw new ValidationError('variantAttributes: the change would leave two variants with the same attribute values');
+    throw new ValidationError(
+      'variantAttributes: the change would leave two variants with the same attribute values',
+    );
   }
   for (const [i, variant] of variants.entries()) {
     await repo.updateVariantAttributes(trx, variant.id, next[i] ?? {});
@@ -233,5 +286,6 @@ async function replaceVariantAttributes(trx: Db, variants: VariantsTable[], name
 }
 
 export async function deleteProduct(deps: CatalogDeps, websiteId: string, productId: string): Promise<void> {
-  if (!(await repo.deleteProductRow(deps.db, websiteId, productId))) throw new NotFound(`product not found: ${productId}`);
+  if (!(await repo.deleteProductRow(deps.db, websiteId, productId)))
+    throw new NotFound(`product not found: ${productId}`);
 }

@@ -8,16 +8,30 @@ export async function insertStorePage(db: Db, row: StorePageRow): Promise<void> 
 }
 
 export function findStorePage(db: Db, websiteId: string, id: string): Promise<StorePageRow | undefined> {
-  return db.selectFrom('store_pages').selectAll().where('website_id', '=', websiteId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('store_pages')
+    .selectAll()
+    .where('website_id', '=', websiteId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function storePageSlugs(db: Db, websiteId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('store_pages').select('url_slug').where('website_id', '=', websiteId).execute();
+  const rows = await db
+    .selectFrom('store_pages')
+    .select('url_slug')
+    .where('website_id', '=', websiteId)
+    .execute();
   return new Set(rows.map((r) => r.url_slug));
 }
 
 /** A page of store pages in creation order, after the given id. */
-export function listStorePages(db: Db, websiteId: string, after: { createdAt: Date; id: string } | undefined, limit: number) {
+export function listStorePages(
+  db: Db,
+  websiteId: string,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+) {
   let query = db
     .selectFrom('store_pages')
     .selectAll()
@@ -27,7 +41,10 @@ export function listStorePages(db: Db, websiteId: string, after: { createdAt: Da
     .limit(limit);
   if (after) {
     query = query.where((eb) =>
-      eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)])]),
+      eb.or([
+        eb('created_at', '>', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
+      ]),
     );
   }
   return query.execute();

@@ -17,11 +17,18 @@ export const storePagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = as
         tags: ['Store pages'],
         summary: 'List store pages',
         querystring: Type.Object({ cursor: Type.Optional(Type.String()) }),
-        response: { 200: Type.Object({ storePages: Type.Array(StorePage), pagination: Pagination }), ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: Type.Object({ storePages: Type.Array(StorePage), pagination: Pagination }),
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (request) => {
-      const { storePages, nextCursor } = await storePagesPage(deps, websiteOf(request), request.query.cursor || undefined);
+      const { storePages, nextCursor } = await storePagesPage(
+        deps,
+        websiteOf(request),
+        request.query.cursor || undefined,
+      );
       return {
         storePages: storePages.map((p) => ({ id: p.id, title: p.title, isEnabled: p.is_enabled })),
         pagination: pagination(nextCursor, `${deps.baseUrl}/1.0/commerce/store_pages`),

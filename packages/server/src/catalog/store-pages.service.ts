@@ -16,7 +16,8 @@ export async function createStorePage(
 ): Promise<{ storePageId: string }> {
   const title = input.title.trim();
   if (!title || title.length > 200) throw new ValidationError('title: 1 to 200 characters');
-  if (!(await findWebsite(deps.db, input.websiteId))) throw new NotFound(`website not found: ${input.websiteId}`);
+  if (!(await findWebsite(deps.db, input.websiteId)))
+    throw new NotFound(`website not found: ${input.websiteId}`);
   const storePageId = deps.ids.objectId();
   // Two pages created at once may pick the same free slug; the unique constraint decides, then retry.
   for (let attempt = 0; ; attempt++) {
@@ -59,7 +60,11 @@ export async function storePagesPage(
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > PAGE_SIZE && last
-      ? deps.cursors.encode({ w: websiteId, c: last.created_at.getTime(), i: last.id } satisfies StorePageCursor)
+      ? deps.cursors.encode({
+          w: websiteId,
+          c: last.created_at.getTime(),
+          i: last.id,
+        } satisfies StorePageCursor)
       : null;
   return { storePages: page, nextCursor };
 }

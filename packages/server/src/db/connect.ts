@@ -9,7 +9,10 @@ export interface Connection extends DatabaseHandle {
 }
 
 /** The configured database (DATABASE_URL, or the embedded server under DATA_DIR), migrated. */
-export async function connect(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize = 10): Promise<Connection> {
+export async function connect(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  poolSize = 10,
+): Promise<Connection> {
   const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir);
   const handle = openDatabase(config.databaseUrl ?? embedded!.url, { max: poolSize });
   try {

@@ -84,7 +84,12 @@ async function runningPort(pgdata: string): Promise<number | undefined> {
   return Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
-async function initialise(bin: Binaries, pgdata: string, password: string, owner?: { uid: number; gid: number }) {
+async function initialise(
+  bin: Binaries,
+  pgdata: string,
+  password: string,
+  owner?: { uid: number; gid: number },
+) {
   await fs.mkdir(pgdata, { recursive: true, mode: 0o700 });
   const pwfile = path.join(path.dirname(pgdata), `.pwfile-${randomBytes(6).toString('hex')}`);
   await fs.writeFile(pwfile, `${password}\n`, { mode: 0o600 });
@@ -95,7 +100,13 @@ async function initialise(bin: Binaries, pgdata: string, password: string, owner
     }
     await run(
       bin.initdb,
-      [`--pgdata=${pgdata}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8'],
+      [
+        `--pgdata=${pgdata}`,
+        '--auth=scram-sha-256',
+        `--username=${USER}`,
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+      ],
       { ...owner, env: { ...process.env, LC_ALL: 'C.UTF-8' } },
     );
   } finally {
@@ -131,9 +142,13 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
     '-c max_connections=200',
     '-c shared_buffers=256MB',
   ].join(' ');
-  await run(bin.pg_ctl, ['start', '-w', '-t', '60', '-D', pgdata, '-l', path.join(pgdata, 'server.log'), '-o', options], {
-    ...owner,
-  });
+  await run(
+    bin.pg_ctl,
+    ['start', '-w', '-t', '60', '-D', pgdata, '-l', path.join(pgdata, 'server.log'), '-o', options],
+    {
+      ...owner,
+    },
+  );
   return {
     url: urlFor(port),
     stop: async () => {

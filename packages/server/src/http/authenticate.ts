@@ -23,7 +23,10 @@ export function registerAuthentication(app: FastifyInstance, resolve: Credential
     const match = BEARER.exec(header);
     const credential = match?.[1] ? await resolve(match[1]) : undefined;
     if (!credential) {
-      throw new Unauthorized('Authorization: the credential is unknown, expired or revoked', 'Bearer realm="emporium", error="invalid_token"');
+      throw new Unauthorized(
+        'Authorization: the credential is unknown, expired or revoked',
+        'Bearer realm="emporium", error="invalid_token"',
+      );
     }
     request.credential = credential;
   });
@@ -42,6 +45,7 @@ export function registerScopeCheck(app: FastifyInstance): void {
 
 /** The website a request acts on: always the credential's own (a key never reaches another). */
 export function websiteOf(request: FastifyRequest): string {
-  if (!request.credential) throw new Unauthorized('Authorization: a Bearer API key or access token is required');
+  if (!request.credential)
+    throw new Unauthorized('Authorization: a Bearer API key or access token is required');
   return request.credential.websiteId;
 }

@@ -2,10 +2,17 @@
 function isWrapper(value: unknown): value is { present: boolean; value?: unknown } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const keys = Object.keys(value);
-  return typeof (value as { present?: unknown }).present === 'boolean' && keys.every((k) => k === 'present' || k === 'value');
+  return (
+    typeof (value as { present?: unknown }).present === 'boolean' &&
+    keys.every((k) => k === 'present' || k === 'value')
+  );
 }
 
-type Unwrapped<T> = T extends { present: true; value: infer V } ? V : T extends { present: false } ? never : T;
+type Unwrapped<T> = T extends { present: true; value: infer V }
+  ? V
+  : T extends { present: false }
+    ? never
+    : T;
 
 /**
  * Turns an update body whose fields are plain or wrapped into plain fields; a field wrapped with

@@ -1,9 +1,29 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, MethodNotAllowed, NotFound, RateLimited, ServiceUnavailable, Unauthorized, ValidationError } from '../errors.ts';
+import {
+  DomainError,
+  MethodNotAllowed,
+  NotFound,
+  RateLimited,
+  ServiceUnavailable,
+  Unauthorized,
+  ValidationError,
+} from '../errors.ts';
 import { validationMessage } from './validation-message.ts';
 
 /** Errors a database outage produces: the request may be retried, so they are a 503, not a 500. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '53300',
+]);
 
 function toDomainError(error: FastifyError): DomainError | undefined {
   if (error instanceof DomainError) return error;
@@ -62,7 +82,10 @@ function send(reply: FastifyReply, request: FastifyRequest, error: DomainError) 
 export function registerErrorHandling(app: FastifyInstance): void {
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route) => {
-    const source = route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+').replace(/\*/g, '.*');
+    const source = route.url
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/:[A-Za-z0-9_]+/g, '[^/]+')
+      .replace(/\*/g, '.*');
     routes.push({ pattern: new RegExp(`^${source}/?$`), methods: [route.method].flat() });
   });
 
@@ -80,7 +103,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const path = request.url.split('?')[0] ?? '/';
     const allow = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))];
     if (allow.length) {
-      return send(reply, request, new MethodNotAllowed(`${request.method} is not allowed on ${path}; use ${allow.join(', ')}`, allow));
+      return send(
+        reply,
+        request,
+        new MethodNotAllowed(`${request.method} is not allowed on ${path}; use ${allow.join(', ')}`, allow),
+      );
     }
     return send(reply, request, new NotFound(`no such endpoint: ${request.method} ${path}`, null));
   });

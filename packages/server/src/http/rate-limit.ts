@@ -12,8 +12,12 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
     timeWindow: 60_000,
     hook: 'onRequest',
     enableDraftSpec: true,
-    keyGenerator: (request) => (request.credential ? `${request.credential.kind}:${request.credential.id}` : `ip:${request.ip}`),
+    keyGenerator: (request) =>
+      request.credential ? `${request.credential.kind}:${request.credential.id}` : `ip:${request.ip}`,
     errorResponseBuilder: (_request, context) =>
-      new RateLimited(`rate limit of ${context.max} requests a minute reached; retry in ${context.after}`, Math.ceil(context.ttl / 1000)),
+      new RateLimited(
+        `rate limit of ${context.max} requests a minute reached; retry in ${context.after}`,
+        Math.ceil(context.ttl / 1000),
+      ),
   });
 }

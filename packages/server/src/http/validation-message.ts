@@ -24,7 +24,10 @@ export function validationMessage(
   if (error.keyword === 'propertyNames' || params.propertyName !== undefined) {
     path = `${path}["${String(params.propertyName ?? '')}"]`;
   }
-  return { message: `${path || context}: ${rule(error.keyword, params, error.message)}`, subtype: 'INVALID_ARGUMENT' };
+  return {
+    message: `${path || context}: ${rule(error.keyword, params, error.message)}`,
+    subtype: 'INVALID_ARGUMENT',
+  };
 }
 
 function rule(keyword: string, params: Record<string, unknown>, fallback: string | undefined): string {

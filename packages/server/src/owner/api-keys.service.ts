@@ -23,7 +23,11 @@ export async function createApiKey(
 ): Promise<{ id: string; apiKey: string }> {
   const parsed = parseScopeList(input.scopes);
   if ('invalid' in parsed) throw new ValidationError(`scopes: unknown scope "${parsed.invalid}"`);
-  const website = await deps.db.selectFrom('websites').select('id').where('id', '=', input.websiteId).executeTakeFirst();
+  const website = await deps.db
+    .selectFrom('websites')
+    .select('id')
+    .where('id', '=', input.websiteId)
+    .executeTakeFirst();
   if (!website) throw new NotFound(`website not found: ${input.websiteId}`);
   const apiKey = newSecret(API_KEY_PREFIX);
   const id = deps.ids.objectId();

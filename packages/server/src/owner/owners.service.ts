@@ -20,10 +20,16 @@ export async function createOwner(
   try {
     await deps.db
       .insertInto('owners')
-      .values({ id: ownerId, email, password_hash: await hashPassword(input.password), created_at: deps.clock.now() })
+      .values({
+        id: ownerId,
+        email,
+        password_hash: await hashPassword(input.password),
+        created_at: deps.clock.now(),
+      })
       .execute();
   } catch (error) {
-    if (uniqueViolation(error)) throw new Conflict(`email: an owner with ${email} exists already`, 'EMAIL_UNAVAILABLE');
+    if (uniqueViolation(error))
+      throw new Conflict(`email: an owner with ${email} exists already`, 'EMAIL_UNAVAILABLE');
     throw error;
   }
   return { ownerId };

@@ -20,7 +20,14 @@ export const websiteRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async
   for (const version of ['1.0', '1.1']) {
     app.get(
       `/${version}/authorization/website`,
-      { schema: { hide: version === '1.1', tags: ['Website'], summary: 'The website of the credential', response: { 200: Website, ...errorResponses(401, 429) } } },
+      {
+        schema: {
+          hide: version === '1.1',
+          tags: ['Website'],
+          summary: 'The website of the credential',
+          response: { 200: Website, ...errorResponses(401, 429) },
+        },
+      },
       async (request) => websiteResponse(await getWebsite(deps.db, websiteOf(request)), deps.baseUrl),
     );
   }

@@ -52,7 +52,14 @@ export async function createWebsite(
       time_zone: timeZone,
       created_at: now,
     });
-    await insertStorePage(trx, { id: storePageId, website_id: websiteId, title: 'Shop', url_slug: 'shop', is_enabled: true, created_at: now });
+    await insertStorePage(trx, {
+      id: storePageId,
+      website_id: websiteId,
+      title: 'Shop',
+      url_slug: 'shop',
+      is_enabled: true,
+      created_at: now,
+    });
   });
   return { websiteId, storePageId };
 }

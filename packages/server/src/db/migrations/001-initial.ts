@@ -18,7 +18,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('owner_id', 'text', (c) => c.notNull().references('owners.id').onDelete('cascade'))
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('measurement_standard', 'text', (c) => c.notNull().check(sql`measurement_standard IN ('IMPERIAL', 'METRIC')`))
+    .addColumn('measurement_standard', 'text', (c) =>
+      c.notNull().check(sql`measurement_standard IN ('IMPERIAL', 'METRIC')`),
+    )
     .addColumn('language', 'text', (c) => c.notNull())
     .addColumn('time_zone', 'text', (c) => c.notNull())
     .addColumn('created_at', sql`timestamptz(3)`, (c) => c.notNull())

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { Clock } from '../../src/clock.ts';
+import { openDatabase, type Db } from '../../src/db/database.ts';
+import { randomIds } from '../../src/ids.ts';
+import { SCOPES } from '../../src/oauth/scopes.ts';
+import { createApiKey } from '../../src/owner/api-keys.service.ts';
+import { createOwner } from '../../src/owner/owners.service.ts';
+import { createWebsite } from '../../src/owner/websites.service.ts';
+import { freshDatabase } from './database.ts';
+
+export const BASE_URL = 'https://api.emporium.test';
+
+/** A clock tests move by hand; each reading is 1 ms after the last, so writes have a clear order. */
+export class TestClock implements Clock {
+  private time: number;
+  constructor(start = Date.parse('2026-01-01T00:00:00.000Z')) {
+    this.time = start;
+  }
+  now(): Date {
+    return new Date(this.time++);
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Db;
+  clock: TestClock;
+  url: string;
+  /** Every log line the app wrote, for tests about logging. */
+  logs: string[];
+  site(options?: SiteOptions): Promise<Site>;
+  close(): Promise<void>;
+}
+
+export interface SiteOptions {
+  scopes?: readonly string[];
+  currency?: string;
+  measurementStandard?: 'IMPERIAL' | 'METRIC';
+}
+
+export interface Site {
+  websiteId: string;
+  storePageId: string;
+  apiKey: string;
+  headers: Record<string, string>;
+  /** app.inject with this site's credential and a User-Agent. */
+  call(options: InjectOptions): ReturnType<FastifyInstance['inject']>;
+}
+
+let sites = 0;
+
+export async function testApp(
+  options: { rateLimitPerMinute?: number; logLevel?: 'info' | 'silent' } = {},
+): Promise<TestContext> {
+  const url = await freshDatabase();
+  const handle = openDatabase(url, { max: 5 });
+  const clock = new TestClock();
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const deps = { db: handle.db, clock, ids: randomIds };
+  const app = await buildApp({
+    ...deps,
+    config: {
+      baseUrl: BASE_URL,
+      logLevel: options.logLevel ?? 'info',
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+    },
+    cursorKey: randomBytes(32),
+    logStream,
+  });
+  return {
+    app,
+    db: handle.db,
+    clock,
+    url,
+    logs,
+    async site(siteOptions = {}) {
+      const email = `owner${++sites}-${randomBytes(3).toString('hex')}@example.com`;
+      await createOwner(deps, { email, password: 'correct horse battery' });
+      const { websiteId, storePageId } = await createWebsite(deps, {
+        ownerEmail: email,
+        title: 'Test Store',
+        currency: siteOptions.currency,
+        measurementStandard: siteOptions.measurementStandard,
+      });
+      const { apiKey } = await createApiKey(deps, {
+        websiteId,
+        scopes: (siteOptions.scopes ?? SCOPES).join(','),
+      });
+      const headers = { authorization: `Bearer ${apiKey}`, 'user-agent': 'emporium-tests/1.0' };
+      return {
+        websiteId,
+        storePageId,
+        apiKey,
+        headers,
+        call: (opts) =>
+          app.inject({ ...opts, headers: { ...headers, ...(opts.headers as Record<string, string>) } }),
+      };
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
