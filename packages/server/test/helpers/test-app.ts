@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
@@ -50,7 +50,7 @@ export interface Site {
   apiKey: string;
   headers: Record<string, string>;
   /** app.inject with this site's credential and a User-Agent. */
-  call(options: InjectOptions): ReturnType<FastifyInstance['inject']>;
+  call(options: InjectOptions): Promise<LightMyRequestResponse>;
 }
 
 let sites = 0;
