@@ -13,6 +13,7 @@ import { registerAuthentication, registerScopeCheck, type CredentialResolver } f
 import { registerErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonParser } from './http/json-body.ts';
+import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { Ids } from './ids.ts';
 import { API_KEY_PREFIX, authenticateApiKey } from './owner/api-keys.service.ts';
@@ -47,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: {
       level: deps.config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: { req: requestLogSerializer },
       ...(deps.logStream && { stream: deps.logStream }),
     },
     // The request id is the error body's contextId, so a user's report leads to the log line.

@@ -5,6 +5,7 @@
  *
  *   node --import tsx test/run.ts            every test
  *   node --import tsx test/run.ts e2e        only the tests that start the real process
+ *   node --import tsx test/run.ts http.test.ts   one file
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
 
 function testFiles(dir: string): string[] {
+  if (fs.statSync(dir).isFile()) return [dir];
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.test.ts'))

@@ -30,7 +30,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
   const hide = alias ?? false;
 
   app.get(
-    '/',
+    '',
     {
       config: READ,
       schema: {
@@ -47,13 +47,13 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
       const { products, nextCursor } = await listProducts(deps, websiteOf(request), request.query);
       return {
         products,
-        pagination: pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url?.replace(/\/$/, '')}`),
+        pagination: pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url}`),
       };
     },
   );
 
   app.post(
-    '/',
+    '',
     {
       config: WRITE,
       schema: {

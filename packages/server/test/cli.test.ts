@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { openDatabase } from '../src/db/database.ts';
+import { authenticateApiKey } from '../src/owner/api-keys.service.ts';
+import { systemClock } from '../src/clock.ts';
+import { freshDatabase } from './helpers/database.ts';
+import { runCli } from './helpers/process.ts';
+
+let env: Record<string, string>;
+before(async () => {
+  env = { DATABASE_URL: await freshDatabase() };
+});
+
+const cli = (...args: string[]) => runCli(args, env);
+const json = (stdout: string) => JSON.parse(stdout.trim());
+
+describe('emporium admin', () => {
+  test('creates an owner, a website with a Shop page, a store page and an API key that works, then revokes it', async () => {
+    const owner = await cli(
+      'admin',
+      'create-owner',
+      '--email',
+      'cli@example.com',
+      '--password',
+      'long enough password',
+    );
+    assert.equal(owner.code, 0, owner.stderr);
+    assert.match(json(owner.stdout).ownerId, /^[0-9a-f]{24}$/);
+
+    const site = await cli(
+      'admin',
+      'create-website',
+      '--owner',
+      'CLI@example.com',
+      '--title',
+      'CLI Store',
+      '--currency',
+      'EUR',
+      '--measurement-standard',
+      'METRIC',
+    );
+    assert.equal(site.code, 0, site.stderr);
+    const { websiteId, storePageId } = json(site.stdout);
+    assert.match(websiteId, /^[0-9a-f]{24}$/);
+    assert.match(storePageId, /^[0-9a-f]{24}$/);
+
+    const page = await cli('admin', 'create-store-page', '--website', websiteId, '--title', 'Gifts');
+    assert.equal(page.code, 0, page.stderr);
+    assert.match(json(page.stdout).storePageId, /^[0-9a-f]{24}$/);
+
+    const key = await cli(
+      'admin',
+      'create-api-key',
+      '--website',
+      websiteId,
+      '--scopes',
+      'website.products.read, website.inventory',
+      '--name',
+      'Sync',
+    );
+    assert.equal(key.code, 0, key.stderr);
+    const { apiKey } = json(key.stdout);
+    assert.match(apiKey, /^emp_key_[A-Za-z0-9_-]{43}$/);
+
+    const handle = openDatabase(env.DATABASE_URL!, { max: 1 });
+    try {
+      const credential = await authenticateApiKey({ db: handle.db, clock: systemClock }, apiKey);
+      assert.equal(credential?.websiteId, websiteId);
+      assert.deepEqual(credential?.scopes, ['website.products.read', 'website.inventory']);
+      const stored = await handle.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('website_id', '=', websiteId)
+        .executeTakeFirstOrThrow();
+      assert.ok(!JSON.stringify(stored).includes(apiKey.slice(8)), 'SC-1 only a digest is stored');
+
+      const revoked = await cli('admin', 'revoke-api-key', '--api-key', apiKey);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.deepEqual(json(revoked.stdout), { revoked: true });
+      assert.equal(await authenticateApiKey({ db: handle.db, clock: systemClock }, apiKey), undefined);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  test('a rule broken is exit code 1 with a JSON error on stdout, and nothing written', async () => {
+    const dup = await cli(
+      'admin',
+      'create-owner',
+      '--email',
+      'twice@example.com',
+      '--password',
+      'long enough password',
+    );
+    assert.equal(dup.code, 0);
+    const again = await cli(
+      'admin',
+      'create-owner',
+      '--email',
+      'TWICE@example.com',
+      '--password',
+      'long enough password',
+    );
+    assert.equal(again.code, 1);
+    assert.match(json(again.stdout).error.message, /exists already/);
+    const unknown = await cli('admin', 'create-website', '--owner', 'nobody@example.com', '--title', 'X');
+    assert.equal(unknown.code, 1);
+    assert.match(json(unknown.stdout).error.message, /owner not found/);
+    const scope = await cli(
+      'admin',
+      'create-api-key',
+      '--website',
+      'ffffffffffffffffffffffff',
+      '--scopes',
+      'website.everything',
+    );
+    assert.equal(scope.code, 1);
+    assert.match(json(scope.stdout).error.message, /unknown scope "website.everything"/);
+    const revoke = await cli('admin', 'revoke-api-key', '--api-key', 'emp_key_unknown');
+    assert.equal(revoke.code, 1);
+  });
+
+  test('an unknown command, a missing or unknown option: usage on stderr, exit code 2', async () => {
+    for (const args of [
+      [],
+      ['frobnicate'],
+      ['admin', 'create-owner', '--email', 'a@b.co'],
+      ['admin', 'create-owner', '--email', 'a@b.co', '--password', 'x', '--admin'],
+      ['admin'],
+    ]) {
+      const result = await cli(...args);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout}`);
+      assert.match(result.stderr, /usage: emporium/);
+      assert.equal(result.stdout, '');
+    }
+  });
+
+  test('bad configuration stops with one clear line', async () => {
+    const result = await runCli(['migrate'], { ...env, PORT: 'eighty' });
+    assert.equal(result.code, 2);
+    assert.equal(
+      result.stderr.trim(),
+      'emporium: configuration: PORT must be a whole number from 0 to 65535, got "eighty"',
+    );
+  });
+
+  test('migrate reports success and is idempotent', async () => {
+    for (let i = 0; i < 2; i++) {
+      const result = await cli('migrate');
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(json(result.stdout), { migrated: true });
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { freshDatabase } from '../helpers/database.ts';
+import { runCli, startServer, type Server } from '../helpers/process.ts';
+
+/**
+ * The real process, as `npm start` runs it: on the embedded database under a temporary DATA_DIR,
+ * or, when the suite runs with DATABASE_URL, on a fresh database of that server.
+ */
+const external = Boolean(process.env.DATABASE_URL);
+let env: Record<string, string>;
+let dataDir: string;
+let server: Server | undefined;
+
+before(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-e2e-'));
+  fs.chmodSync(dataDir, 0o755);
+  env = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...(external ? { DATABASE_URL: await freshDatabase() } : { DATABASE_URL: '' }),
+  };
+});
+
+after(async () => {
+  if (server && server.child.exitCode === null) await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function call(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      `${base}${url}`,
+      { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers } },
+      (res) => {
+        let data = '';
+        res.on('data', (d) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body ? JSON.stringify(body) : undefined);
+  });
+}
+
+test('first start creates and shows a demo site; the API works with its key; a restart keeps every product', async () => {
+  server = await startServer(env);
+  const output = server.stdout();
+  const apiKey = /API key +(emp_key_\S+)/.exec(output)?.[1];
+  const storePageId = /store page ([0-9a-f]{24})/.exec(output)?.[1];
+  const websiteId = /website +([0-9a-f]{24})/.exec(output)?.[1];
+  assert.ok(apiKey && storePageId && websiteId, output);
+  assert.match(output, /password +\S{12,}/);
+  const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'e2e' };
+
+  // No User-Agent header at all (node's http client sends none unless told).
+  const noAgent = await call(server.baseUrl, 'GET', '/1.1/commerce/products', {
+    authorization: `Bearer ${apiKey}`,
+  });
+  assert.equal(noAgent.status, 400);
+  assert.match(JSON.parse(noAgent.body).message, /User-Agent/);
+
+  const created = await call(server.baseUrl, 'POST', '/1.1/commerce/products', auth, {
+    type: 'PHYSICAL',
+    storePageId,
+    name: 'Durable Mug',
+    variants: [{ sku: 'DUR-1', pricing: { basePrice: { currency: 'USD', value: '3.00' } } }],
+  });
+  assert.equal(created.status, 201, created.body);
+  const product = JSON.parse(created.body);
+  assert.equal(product.url, `${server.baseUrl}/shop/p/durable-mug`);
+
+  // The CLI works beside the running server, on the same data.
+  const page = await runCli(['admin', 'create-store-page', '--website', websiteId, '--title', 'Gifts'], env);
+  assert.equal(page.code, 0, page.stderr);
+  const pages = await call(server.baseUrl, 'GET', '/1.0/commerce/store_pages', auth);
+  assert.deepEqual(
+    JSON.parse(pages.body).storePages.map((p: { title: string }) => p.title),
+    ['Shop', 'Gifts'],
+  );
+
+  assert.equal(await server.stop(), 0, 'SIGTERM stops cleanly with exit code 0');
+  if (!external)
+    assert.equal(
+      fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid')),
+      false,
+      'the embedded database stopped too',
+    );
+
+  server = await startServer(env);
+  assert.doesNotMatch(server.stdout(), /API key/, 'the demo site is made once; secrets are not shown again');
+  const again = await call(server.baseUrl, 'GET', `/1.1/commerce/products/${product.id}`, auth);
+  assert.equal(again.status, 200);
+  assert.deepEqual(JSON.parse(again.body).products[0].variants[0].sku, 'DUR-1');
+  const ready = await call(server.baseUrl, 'GET', '/readyz', {});
+  assert.equal(ready.status, 200);
+  assert.equal(await server.stop(), 0);
+});
+
+test('bad configuration stops start-up with one clear line', async () => {
+  const result = await runCli(['serve'], { ...env, BASE_URL: 'not a url' });
+  assert.equal(result.code, 2);
+  assert.equal(
+    result.stderr.trim(),
+    'emporium: configuration: BASE_URL must be an absolute http(s) URL, got "not a url"',
+  );
+});

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/emporium.js');
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `emporium ARGS` to completion, bounded in time. */
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      timeout: timeoutMs,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Server {
+  child: ChildProcess;
+  baseUrl: string;
+  stdout(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `emporium serve` and resolves once it listens; gives up (and kills it) after the timeout. */
+export async function startServer(
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${out}`));
+    }, timeoutMs);
+    const check = () => {
+      if (out.includes('Server listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`server exited:\n${out}`));
+    });
+  });
+  return {
+    child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    stdout: () => out,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, test } from 'node:test';
+import { OPENAPI_PATH, openapiDocument } from '../src/openapi.ts';
+import { testApp, type TestContext } from './helpers/test-app.ts';
+
+let ctx: TestContext;
+before(async () => {
+  ctx = await testApp({ logLevel: 'silent' });
+});
+after(() => ctx.close());
+
+test('the committed openapi.json matches the route schemas (run `npm run openapi` after changing a route)', async () => {
+  assert.equal(fs.readFileSync(OPENAPI_PATH, 'utf8'), await openapiDocument());
+});
+
+test('the document describes every products endpoint', async () => {
+  const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
+  assert.deepEqual(Object.keys(document.paths.sort ? document.paths : document.paths).sort(), [
+    '/1.0/authorization/website',
+    '/1.0/commerce/store_pages',
+    '/1.1/commerce/products',
+    '/1.1/commerce/products/{productIdCsvs}',
+    '/1.1/commerce/products/{productId}',
+  ]);
+});
+
+test('GET /docs serves the API reference from the server itself', async () => {
+  const res = await ctx.app.inject({ method: 'GET', url: '/docs/' });
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /text\/html/);
+  assert.doesNotMatch(res.body, /(src|href)="https?:\/\//, 'nothing is loaded from another origin');
+  const spec = await ctx.app.inject({ method: 'GET', url: '/docs/json' });
+  assert.equal(spec.json().info.title, 'Emporium Commerce API');
+});
