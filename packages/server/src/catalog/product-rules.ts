@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { VariantsTable } from '../db/schema.ts';
 import { ValidationError } from '../errors.ts';
 import type { MeasurementStandard } from '../owner/websites.service.ts';
 import { toMinorUnits } from './money.ts';
@@ -10,12 +11,10 @@ import { SLUG } from './slug.ts';
 export const MAX_SKU = 60;
 export const MAX_VARIANT_ATTRIBUTES = 6;
 
-export interface PricingColumns {
-  currency: string;
-  base_price_minor: number;
-  sale_price_minor: number;
-  on_sale: boolean;
-}
+export type PricingColumns = Pick<
+  VariantsTable,
+  'currency' | 'base_price_minor' | 'sale_price_minor' | 'on_sale'
+>;
 
 export function pricingColumns(input: PricingInputT, currency: string, field: string): PricingColumns {
   if (input.onSale && !input.salePrice) {
@@ -34,14 +33,10 @@ const UNITS: Record<MeasurementStandard, { weight: string; dimension: string }> 
   METRIC: { weight: 'KILOGRAM', dimension: 'CENTIMETER' },
 };
 
-export interface MeasurementColumns {
-  weight_unit: string;
-  weight_value: number;
-  dimension_unit: string;
-  length: number;
-  width: number;
-  height: number;
-}
+export type MeasurementColumns = Pick<
+  VariantsTable,
+  'weight_unit' | 'weight_value' | 'dimension_unit' | 'length' | 'width' | 'height'
+>;
 
 /** Accepts `measurements` or `shippingMeasurements` (both: they must agree); units must fit the website. */
 export function measurementColumns(

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../net.ts';
 
 const run = promisify(execFile);
 
@@ -46,17 +46,6 @@ async function runAs(): Promise<{ uid: number; gid: number } | undefined> {
     await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
     return { uid: await id('-u'), gid: await id('-g') };
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function exists(file: string): Promise<boolean> {
