@@ -89,6 +89,19 @@ describe('create a physical product', () => {
     );
   });
 
+  test('concurrent creates of one name all succeed, each with its own slug', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => create(physical(site, { name: 'Rush Hour' }))),
+    );
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      Array(12).fill(201),
+    );
+    const slugs = results.map((r) => r.json().urlSlug).sort();
+    assert.equal(new Set(slugs).size, 12);
+    assert.ok(slugs.every((slug) => /^rush-hour(-\d+)?$/.test(slug)));
+  });
+
   test('lower-cases a given urlSlug; a taken one is 409 URL_SLUG_UNAVAILABLE', async () => {
     const product = await createProduct(site, physical(site, { urlSlug: 'My-Special-Mug' }));
     assert.equal(product.urlSlug, 'my-special-mug');

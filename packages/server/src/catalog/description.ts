@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -20,7 +21,10 @@ export function sanitizeDescription(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
 
-/** The text of a description, for search. */
+/** Tags that separate words: their text must not run into the next block's. */
+const BLOCK_TAG = /<\/?(?:p|div|br|hr|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|pre|section|article)\b/gi;
+
+/** The plain text of a description, for search: no tags, entities decoded, blocks apart. */
 export function descriptionText(html: string): string {
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
+  return decodeHTML(sanitizeHtml(html.replace(BLOCK_TAG, ' $&'), { allowedTags: [], allowedAttributes: {} }));
 }

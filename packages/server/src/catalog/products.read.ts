@@ -61,8 +61,10 @@ interface ProductCursor {
 
 function parseTimestamp(value: string, field: string): Date {
   const time = UTC_TIMESTAMP.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(time))
+  // Date.parse rolls impossible dates over (February 30 becomes March 2): refuse them instead.
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 19) !== value.slice(0, 19)) {
     throw new ValidationError(`${field}: must be an ISO 8601 UTC time such as 2026-01-31T12:00:00.000Z`);
+  }
   return new Date(time);
 }
 

@@ -31,6 +31,7 @@ export interface CatalogDeps {
 }
 
 const MAX_CREATE_VARIANTS = 100;
+const MAX_SLUG_ATTEMPTS = 50;
 
 function variantRows(
   variants: CreateVariant[],
@@ -192,7 +193,8 @@ export async function createProduct(
       if (constraint === 'products_slug_key') {
         if (givenSlug)
           throw new Conflict(`urlSlug: "${givenSlug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
-        if (attempt < 5) continue;
+        // Each retry sees the slugs the winners took: N racing creates of one name settle in N tries.
+        if (attempt < MAX_SLUG_ATTEMPTS) continue;
       }
       throw error;
     }

@@ -36,6 +36,8 @@ function toDomainError(error: FastifyError): DomainError | undefined {
       return new UnsupportedMediaType();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLarge('body: larger than this endpoint accepts');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ValidationError('path: a path parameter is too long', null);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ValidationError('body: not valid JSON', null);
