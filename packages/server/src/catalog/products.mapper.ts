@@ -2,8 +2,12 @@ import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import { fromMinorUnits } from './money.ts';
 import type { ProductT, ProductVariantT } from './products.schemas.ts';
 
-export type ProductRow = Omit<ProductsTable, 'search_text'> & { store_page_slug: string };
-export type VariantRow = VariantsTable;
+/** A product as the read queries return it: its store page slug and its variants alongside. */
+export type ProductRow = Omit<ProductsTable, 'search_text'> & {
+  store_page_slug: string;
+  variants: VariantRow[];
+};
+export type VariantRow = Omit<VariantsTable, 'created_at'>;
 
 function pricing(currency: string, base: number, sale: number, onSale: boolean) {
   return { basePrice: fromMinorUnits(base, currency), salePrice: fromMinorUnits(sale, currency), onSale };
@@ -27,7 +31,7 @@ export function toVariant(row: VariantRow): ProductVariantT {
   };
 }
 
-export function toProduct(row: ProductRow, variants: VariantRow[], baseUrl: string): ProductT {
+export function toProduct(row: ProductRow, baseUrl: string): ProductT {
   return {
     id: row.id,
     type: row.type,
@@ -39,7 +43,7 @@ export function toProduct(row: ProductRow, variants: VariantRow[], baseUrl: stri
     tags: row.tags,
     isVisible: row.is_visible,
     variantAttributes: row.variant_attributes,
-    variants: variants.map(toVariant),
+    variants: row.variants.map(toVariant),
     images: [],
     pricing:
       row.type === 'DIGITAL' && row.currency

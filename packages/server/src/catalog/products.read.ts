@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
-import { toProduct, type VariantRow } from './products.mapper.ts';
+import { toProduct } from './products.mapper.ts';
 import * as repo from './products.repo.ts';
 import type { ListProductsQueryT, ProductT } from './products.schemas.ts';
 
@@ -16,18 +16,8 @@ interface ReadDeps {
   baseUrl: string;
 }
 
-async function withVariants(deps: ReadDeps, rows: repo.ProductRecord[]): Promise<ProductT[]> {
-  const variants = await repo.selectVariants(
-    deps.db,
-    rows.map((r) => r.id),
-  );
-  const byProduct = new Map<string, VariantRow[]>();
-  for (const v of variants) {
-    const list = byProduct.get(v.product_id);
-    if (list) list.push(v);
-    else byProduct.set(v.product_id, [v]);
-  }
-  return rows.map((row) => toProduct(row, byProduct.get(row.id) ?? [], deps.baseUrl));
+function toProducts(deps: ReadDeps, rows: repo.ProductRecord[]): ProductT[] {
+  return rows.map((row) => toProduct(row, deps.baseUrl));
 }
 
 export async function getProduct(deps: ReadDeps, websiteId: string, id: string): Promise<ProductT> {
@@ -44,7 +34,7 @@ export async function getProducts(deps: ReadDeps, websiteId: string, ids: string
   const rows = await repo.selectProducts(deps.db, websiteId, unique);
   const missing = unique.find((id) => !rows.some((r) => r.id === id));
   if (missing !== undefined) throw new NotFound(`product not found: ${missing}`);
-  const byId = new Map((await withVariants(deps, rows)).map((p) => [p.id, p]));
+  const byId = new Map(toProducts(deps, rows).map((p) => [p.id, p]));
   return ids.map((id) => byId.get(id)!);
 }
 
@@ -152,5 +142,5 @@ export async function listProducts(
     }
     nextCursor = deps.cursors.encode(cursor);
   }
-  return { products: await withVariants(deps, page), nextCursor };
+  return { products: toProducts(deps, page), nextCursor };
 }

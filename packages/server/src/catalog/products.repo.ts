@@ -26,12 +26,23 @@ const PRODUCT_COLUMNS = [
   'products.modified_on',
 ] as const;
 
+/**
+ * Products with their store page slug and their variants in one round trip: the variants come
+ * as a JSON array from a correlated subquery on the (product_id, position) index.
+ */
 function products(db: Db, websiteId: string) {
   return db
     .selectFrom('products')
     .innerJoin('store_pages', 'store_pages.id', 'products.store_page_id')
     .select(PRODUCT_COLUMNS)
     .select('store_pages.url_slug as store_page_slug')
+    .select(
+      sql<
+        VariantRow[]
+      >`(SELECT coalesce(json_agg(v ORDER BY v.position), '[]') FROM variants v WHERE v.product_id = products.id)`.as(
+        'variants',
+      ),
+    )
     .where('products.website_id', '=', websiteId);
 }
 
@@ -75,13 +86,12 @@ export function selectProductPage(
   return query.execute();
 }
 
-export function selectVariants(db: Db, productIds: string[]): Promise<VariantRow[]> {
-  if (productIds.length === 0) return Promise.resolve([]);
+/** The variants of one product, in order, for an update that rewrites them. */
+export function selectProductVariants(db: Db, productId: string): Promise<VariantsTable[]> {
   return db
     .selectFrom('variants')
     .selectAll()
-    .where('product_id', 'in', productIds)
-    .orderBy('product_id')
+    .where('product_id', '=', productId)
     .orderBy('position')
     .execute();
 }

@@ -238,7 +238,7 @@ export async function updateProduct(
         }
         Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
       }
-      const variants = await repo.selectVariants(trx, [product.id]);
+      const variants = await repo.selectProductVariants(trx, product.id);
       if (changes.variantAttributes !== undefined) {
         if (product.type !== 'PHYSICAL')
           throw new ValidationError('variantAttributes: PHYSICAL products only');
