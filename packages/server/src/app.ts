@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import type { Clock } from './clock.ts';
@@ -27,6 +28,8 @@ export interface AppDeps {
   ids: Ids;
   /** HMAC key of page cursors, shared by every instance (see db/server-secrets.ts). */
   cursorKey: Buffer;
+  /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
+  redis?: Redis;
   /** A pino destination for tests; the process's stdout otherwise. */
   logStream?: NodeJS.WritableStream;
 }
@@ -105,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (api) => {
     registerAuthentication(api, resolve);
-    await registerRateLimit(api, deps.config.rateLimitPerMinute);
+    await registerRateLimit(api, deps.config.rateLimitPerMinute, deps.redis);
     registerScopeCheck(api);
     await api.register(productsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
     await api.register(productsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -5,6 +6,13 @@ import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
 import { randomIds } from './ids.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
+
+/** A client tuned for rate limiting: a slow Redis must not hold requests up (skipOnError lets them pass). */
+function rateLimitRedis(url: string): Redis {
+  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+  redis.on('error', () => {}); // reconnects by itself; the rate limiter skips while it is away
+  return redis;
+}
 
 function printDemo(demo: DemoSite, baseUrl: string): void {
   // Written to the terminal, not the log: these secrets are shown this once and never logged.
@@ -31,7 +39,13 @@ export async function serve(config: Config): Promise<void> {
     const demo = await seedDemoSite(deps);
     if (demo) printDemo(demo, config.baseUrl);
   }
-  const app = await buildApp({ ...deps, config, cursorKey: await serverSecret(connection.db, 'cursor') });
+  const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
+  const app = await buildApp({
+    ...deps,
+    config,
+    redis,
+    cursorKey: await serverSecret(connection.db, 'cursor'),
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -40,6 +54,7 @@ export async function serve(config: Config): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     try {
       await app.close(); // stops accepting, lets requests in flight finish
+      redis?.disconnect();
       await connection.shutdown();
       process.exit(0);
     } catch (error) {

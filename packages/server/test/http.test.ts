@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import { createStorePage } from '../src/catalog/store-pages.service.ts';
 import { randomIds } from '../src/ids.ts';
 import { revokeApiKey } from '../src/owner/api-keys.service.ts';
@@ -317,6 +318,38 @@ describe('rate limits', () => {
       assert.equal((await b.call({ method: 'GET', url: LIST })).statusCode, 200);
     } finally {
       await limited.close();
+    }
+  });
+
+  test('with REDIS_URL, instances share one count per credential', async (t) => {
+    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const redis = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+    } catch {
+      redis.disconnect();
+      t.skip(`no Redis at ${url}`);
+      return;
+    }
+    const first = await testApp({ rateLimitPerMinute: 3, logLevel: 'silent', redis });
+    const second = await testApp({
+      rateLimitPerMinute: 3,
+      logLevel: 'silent',
+      redis,
+      databaseUrl: first.url,
+    });
+    try {
+      const key = await first.site();
+      const onSecond = (url: string) => second.app.inject({ method: 'GET', url, headers: key.headers });
+      assert.equal((await key.call({ method: 'GET', url: LIST })).statusCode, 200);
+      assert.equal((await onSecond(LIST)).statusCode, 200);
+      const third = await key.call({ method: 'GET', url: LIST });
+      assert.equal(third.headers['ratelimit-remaining'], '0');
+      assertError(await onSecond(LIST), 429, 'TOO_MANY_REQUESTS', null);
+    } finally {
+      await second.close();
+      await first.close();
+      redis.disconnect();
     }
   });
 });

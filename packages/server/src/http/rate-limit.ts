@@ -1,14 +1,21 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { RateLimited } from '../errors.ts';
 
 /**
  * Per-credential rate limit (api-details 2): 429 with Retry-After, and the RateLimit-* headers on
- * every response. Counts live in this process; instances behind one balancer each count apart.
+ * every response. With a Redis client the counts are shared by every instance; without, each
+ * instance counts alone. A Redis outage lets requests through rather than failing them.
  */
-export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  perMinute: number,
+  redis?: Redis,
+): Promise<void> {
   await app.register(rateLimit, {
     max: perMinute,
+    ...(redis && { redis, nameSpace: 'emporium:rate:', skipOnError: true }),
     timeWindow: 60_000,
     hook: 'onRequest',
     enableDraftSpec: true,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
@@ -55,10 +56,16 @@ export interface Site {
 
 let sites = 0;
 
-export async function testApp(
-  options: { rateLimitPerMinute?: number; logLevel?: 'info' | 'silent' } = {},
-): Promise<TestContext> {
-  const url = await freshDatabase();
+export interface TestAppOptions {
+  rateLimitPerMinute?: number;
+  logLevel?: 'info' | 'silent';
+  /** Another instance on the database of an earlier testApp; a fresh database otherwise. */
+  databaseUrl?: string;
+  redis?: Redis;
+}
+
+export async function testApp(options: TestAppOptions = {}): Promise<TestContext> {
+  const url = options.databaseUrl ?? (await freshDatabase());
   const handle = openDatabase(url, { max: 5 });
   const clock = new TestClock();
   const logs: string[] = [];
@@ -77,6 +84,7 @@ export async function testApp(
       rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
     },
     cursorKey: randomBytes(32),
+    redis: options.redis,
     logStream,
   });
   return {
