@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connect } from './db/connect.ts';
-import { DomainError } from './errors.ts';
+import { DomainError, NotFound } from './errors.ts';
 import { randomIds } from './ids.ts';
 import { serve } from './main.ts';
 import { createApiKey, revokeApiKey } from './owner/api-keys.service.ts';
@@ -67,14 +67,11 @@ const ADMIN: Record<string, Command> = {
     options: { 'api-key': { type: 'string' } },
     required: ['api-key'],
     run: async (deps, v) => {
-      if (!(await revokeApiKey(deps, v['api-key']!)))
-        throw new DomainErrorNotFound('no live API key matches');
+      if (!(await revokeApiKey(deps, v['api-key']!))) throw new NotFound('no live API key matches');
       return { revoked: true };
     },
   },
 };
-
-class DomainErrorNotFound extends Error {}
 
 function parse(command: Command, args: string[]): Record<string, string> {
   let values: Record<string, unknown>;
@@ -125,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`emporium: configuration: ${error.message}\n`);
       return 2;
     }
-    if (error instanceof DomainError || error instanceof DomainErrorNotFound) {
+    if (error instanceof DomainError) {
       process.stdout.write(`${JSON.stringify({ error: { message: error.message } })}\n`);
       return 1;
     }
