@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { createStorePage } from '../src/catalog/store-pages.service.ts';
+import { buildApp } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { randomIds } from '../src/ids.ts';
+import { freePort } from '../src/net.ts';
 import { revokeApiKey } from '../src/owner/api-keys.service.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { assertError } from './helpers/shape.ts';
@@ -296,6 +300,33 @@ describe('health', () => {
   test('/healthz and /readyz answer without credentials', async () => {
     assert.deepEqual((await ctx.app.inject({ method: 'GET', url: '/healthz' })).json(), { status: 'ok' });
     assert.deepEqual((await ctx.app.inject({ method: 'GET', url: '/readyz' })).json(), { status: 'ok' });
+  });
+});
+
+describe('database outage', () => {
+  test('an unreachable database is a 503 SERVICE_UNAVAILABLE, on the API and on /readyz', async () => {
+    const port = await freePort(); // nothing listens there
+    const handle = openDatabase(`postgres://nobody@127.0.0.1:${port}/none`, { max: 1 });
+    const app = await buildApp({
+      config: { baseUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
+      db: handle.db,
+      clock: systemClock,
+      ids: randomIds,
+      cursorKey: Buffer.alloc(32),
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: LIST, headers: site.headers });
+      assertError(res, 503, 'SERVICE_UNAVAILABLE', null, /database/);
+      assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 503);
+      assert.equal(
+        (await app.inject({ method: 'GET', url: '/healthz' })).statusCode,
+        200,
+        'the process itself is up',
+      );
+    } finally {
+      await app.close();
+      await handle.close();
+    }
   });
 });
 
