@@ -56,7 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // The request id is the error body's contextId, so a user's report leads to the log line.
     genReqId: () => randomBytes(6).toString('base64url'),
-    logController: new LogController({ requestIdLogLabel: 'contextId' }),
+    // One line per request, written in onResponse below, instead of Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'contextId', disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
     // A path may carry a list of 50 ids (api-details 4); longer lists still reach the 400 of the rule.
     routerOptions: { maxParamLength: 4096 },
@@ -71,6 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandling(app);
   registerJsonParser(app);
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+  });
 
   let closing = false;
   app.addHook('preClose', async () => {
