@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { ProductDocuments } from './catalog/product-documents.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import type { Clock } from './clock.ts';
@@ -22,7 +23,8 @@ import { websiteRoutes } from './owner/website.routes.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'baseUrl' | 'logLevel' | 'rateLimitPerMinute'>;
+  config: Pick<Config, 'baseUrl' | 'logLevel' | 'rateLimitPerMinute'> &
+    Partial<Pick<Config, 'productCacheMb'>>;
   db: Db;
   clock: Clock;
   ids: Ids;
@@ -41,6 +43,7 @@ export interface ApiDeps {
   ids: Ids;
   baseUrl: string;
   cursors: CursorCodec;
+  documents: ProductDocuments;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -110,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ids: deps.ids,
     baseUrl: deps.config.baseUrl,
     cursors: cursorCodec(deps.cursorKey),
+    documents: new ProductDocuments((deps.config.productCacheMb ?? 64) * 1024 * 1024),
   };
   const resolve: CredentialResolver = async (presented) =>
     presented.startsWith(API_KEY_PREFIX) ? authenticateApiKey(deps, presented) : undefined;

@@ -12,6 +12,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Where instances share rate-limit counts; unset: each instance counts alone. */
   redisUrl: string | undefined;
+  /** Memory for rendered product documents (catalog/product-documents.ts), in MiB. */
+  productCacheMb: number;
   demoSite: boolean;
 }
 
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     redisUrl,
+    productCacheMb: integer(env, 'PRODUCT_CACHE_MB', 64, 0, 65_536),
     demoSite: boolean(env, 'DEMO_SITE', true),
   };
 }

@@ -3,7 +3,8 @@ import { NotFound, ValidationError } from '../errors.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { toProduct } from './products.mapper.ts';
 import * as repo from './products.repo.ts';
-import type { ListProductsQueryT, ProductT } from './products.schemas.ts';
+import type { ProductDocuments } from './product-documents.ts';
+import type { ListProductsQueryT } from './products.schemas.ts';
 
 export const PAGE_SIZE = 50;
 export const MAX_IDS = 50;
@@ -14,28 +15,55 @@ const MAX_QUERY_WORDS = 10;
 interface ReadDeps {
   db: Db;
   baseUrl: string;
+  documents: ProductDocuments;
 }
 
-function toProducts(deps: ReadDeps, rows: repo.ProductRecord[]): ProductT[] {
-  return rows.map((row) => toProduct(row, deps.baseUrl));
+/** A product's JSON representation, ready to send (see product-documents.ts). */
+export type ProductJson = string;
+
+/** The current document of each product: cached where still current, rendered otherwise. */
+async function documentsOf(
+  deps: ReadDeps,
+  websiteId: string,
+  heads: repo.ProductHead[],
+): Promise<Map<string, ProductJson>> {
+  const found = new Map<string, ProductJson>();
+  const stale: string[] = [];
+  for (const head of heads) {
+    const json = deps.documents.get(head.id, head.modified_on.getTime());
+    if (json === undefined) stale.push(head.id);
+    else found.set(head.id, json);
+  }
+  if (stale.length) {
+    for (const row of await repo.selectProducts(deps.db, websiteId, stale)) {
+      const json = JSON.stringify(toProduct(row, deps.baseUrl));
+      deps.documents.set(row.id, row.modified_on.getTime(), json);
+      found.set(row.id, json);
+    }
+  }
+  return found;
 }
 
-export async function getProduct(deps: ReadDeps, websiteId: string, id: string): Promise<ProductT> {
+export async function getProduct(deps: ReadDeps, websiteId: string, id: string): Promise<ProductJson> {
   const [product] = await getProducts(deps, websiteId, [id]);
   return product!;
 }
 
 /** Products by id, in the order asked; any id missing (or of another website) is a 404. */
-export async function getProducts(deps: ReadDeps, websiteId: string, ids: string[]): Promise<ProductT[]> {
+export async function getProducts(deps: ReadDeps, websiteId: string, ids: string[]): Promise<ProductJson[]> {
   if (ids.length === 0 || ids.some((id) => id === ''))
     throw new ValidationError('productIds: one or more product ids, comma-separated');
   const unique = [...new Set(ids)];
   if (unique.length > MAX_IDS) throw new ValidationError(`productIds: at most ${MAX_IDS} ids a request`);
-  const rows = await repo.selectProducts(deps.db, websiteId, unique);
-  const missing = unique.find((id) => !rows.some((r) => r.id === id));
+  const documents = await documentsOf(
+    deps,
+    websiteId,
+    await repo.selectProductHeads(deps.db, websiteId, unique),
+  );
+  // Also catches a product deleted between the two queries.
+  const missing = unique.find((id) => !documents.has(id));
   if (missing !== undefined) throw new NotFound(`product not found: ${missing}`);
-  const byId = new Map(toProducts(deps, rows).map((p) => [p.id, p]));
-  return ids.map((id) => byId.get(id)!);
+  return ids.map((id) => documents.get(id)!);
 }
 
 /** What a cursor remembers: the last position seen and the filters of the first request. */
@@ -126,7 +154,7 @@ export async function listProducts(
   deps: ReadDeps & { cursors: CursorCodec },
   websiteId: string,
   query: ListProductsQueryT,
-): Promise<{ products: ProductT[]; nextCursor: string | null }> {
+): Promise<{ products: ProductJson[]; nextCursor: string | null }> {
   const filter = parseListQuery(query, deps.cursors, websiteId);
   const rows = await repo.selectProductPage(deps.db, websiteId, filter, PAGE_SIZE + 1);
   const page = rows.slice(0, PAGE_SIZE);
@@ -142,5 +170,7 @@ export async function listProducts(
     }
     nextCursor = deps.cursors.encode(cursor);
   }
-  return { products: toProducts(deps, page), nextCursor };
+  const documents = await documentsOf(deps, websiteId, page);
+  // A product deleted between the two queries is left out of the page.
+  return { products: page.flatMap((head) => documents.get(head.id) ?? []), nextCursor };
 }

@@ -52,6 +52,21 @@ export function selectProducts(db: Db, websiteId: string, ids: string[]): Promis
   return products(db, websiteId).where('products.id', 'in', ids).execute();
 }
 
+/** Which products exist, at which version: what a read needs before it uses cached documents. */
+export interface ProductHead {
+  id: string;
+  modified_on: Date;
+}
+
+export function selectProductHeads(db: Db, websiteId: string, ids: string[]): Promise<ProductHead[]> {
+  return db
+    .selectFrom('products')
+    .select(['id', 'modified_on'])
+    .where('website_id', '=', websiteId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
 export interface PageFilter {
   after?: { modifiedOn: Date; id: string };
   window?: { after: Date; before: Date };
@@ -66,8 +81,14 @@ export function selectProductPage(
   websiteId: string,
   filter: PageFilter,
   limit: number,
-): Promise<ProductRecord[]> {
-  let query = products(db, websiteId).orderBy('products.modified_on').orderBy('products.id').limit(limit);
+): Promise<ProductHead[]> {
+  let query = db
+    .selectFrom('products')
+    .select(['products.id', 'products.modified_on'])
+    .where('products.website_id', '=', websiteId)
+    .orderBy('products.modified_on')
+    .orderBy('products.id')
+    .limit(limit);
   const { after, window, types, words } = filter;
   if (after) {
     query = query.where(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { unwrapChanges } from '../http/change-wrapper.ts';
+import { sendJson } from '../http/json-reply.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { pagination } from '../pagination/cursor.ts';
@@ -43,12 +44,10 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         response: { 200: ProductList, ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { products, nextCursor } = await listProducts(deps, websiteOf(request), request.query);
-      return {
-        products,
-        pagination: pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url}`),
-      };
+      const page = pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url}`);
+      return sendJson(reply, `{"products":[${products.join(',')}],"pagination":${JSON.stringify(page)}}`);
     },
   );
 
@@ -65,7 +64,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createProduct(deps, websiteOf(request), request.body)),
+      sendJson(reply, await createProduct(deps, websiteOf(request), request.body), 201),
   );
 
   app.get(
@@ -80,13 +79,11 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         response: { 200: ProductsById, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request) => ({
-      products: await getProducts(
-        deps,
-        websiteOf(request),
-        request.params.productIdCsvs.split(',').map((id) => id.trim()),
-      ),
-    }),
+    async (request, reply) => {
+      const ids = request.params.productIdCsvs.split(',').map((id) => id.trim());
+      const products = await getProducts(deps, websiteOf(request), ids);
+      return sendJson(reply, `{"products":[${products.join(',')}]}`);
+    },
   );
 
   app.post(
@@ -104,8 +101,11 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         response: { 200: Product, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (request) =>
-      updateProduct(deps, websiteOf(request), request.params.productId, unwrapChanges(request.body)),
+    async (request, reply) =>
+      sendJson(
+        reply,
+        await updateProduct(deps, websiteOf(request), request.params.productId, unwrapChanges(request.body)),
+      ),
   );
 
   app.delete(

@@ -17,9 +17,10 @@ import {
   pricingColumns,
   searchText,
 } from './product-rules.ts';
-import { getProduct } from './products.read.ts';
+import { getProduct, type ProductJson } from './products.read.ts';
 import * as repo from './products.repo.ts';
-import type { CreateProductInput, CreateVariant, ProductT, UpdateProductInput } from './products.schemas.ts';
+import type { ProductDocuments } from './product-documents.ts';
+import type { CreateProductInput, CreateVariant, UpdateProductInput } from './products.schemas.ts';
 import { slugify, firstFreeSlug } from './slug.ts';
 import { findStorePage } from './store-pages.repo.ts';
 
@@ -28,6 +29,7 @@ export interface CatalogDeps {
   clock: Clock;
   ids: Ids;
   baseUrl: string;
+  documents: ProductDocuments;
 }
 
 const MAX_CREATE_VARIANTS = 100;
@@ -114,7 +116,7 @@ export async function createProduct(
   deps: CatalogDeps,
   websiteId: string,
   input: CreateProductInput,
-): Promise<ProductT> {
+): Promise<ProductJson> {
   const website = await getWebsite(deps.db, websiteId);
   const storePage = await findStorePage(deps.db, websiteId, input.storePageId);
   if (!storePage)
@@ -210,7 +212,7 @@ export async function updateProduct(
   websiteId: string,
   productId: string,
   changes: Changes,
-): Promise<ProductT> {
+): Promise<ProductJson> {
   if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId);
   const website = await getWebsite(deps.db, websiteId);
   try {
@@ -253,7 +255,9 @@ export async function updateProduct(
         tags: set.tags ?? product.tags,
         skus: variants.map((v) => v.sku),
       });
-      set.modified_on = deps.clock.now();
+      // Strictly later than before, even within one millisecond: modifiedOn versions the
+      // product's cached document (product-documents.ts) and orders sync clients.
+      set.modified_on = new Date(Math.max(deps.clock.now().getTime(), product.modified_on.getTime() + 1));
       await repo.updateProductRow(trx, product.id, set);
     });
   } catch (error) {
