@@ -1,0 +1,244 @@
+/**
+ * Process and measurement helpers of the benchmark: child processes stopped by pid with a time
+ * bound, free ports, plain HTTP requests, resident memory and CPU time read from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+
+export interface Child {
+  name: string;
+  pid: number;
+  process: ChildProcess;
+  exited: Promise<number | null>;
+  /** The output so far (stdout and stderr go to this file). */
+  logFile: string;
+}
+
+/** Starts a Node process with its output sent to a file; it never inherits the terminal. */
+export function startNode(
+  name: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string },
+): Child {
+  const { env, cwd, logFile } = options;
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  if (child.pid === undefined) throw new Error(`${name} did not start`);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { name, pid: child.pid, process: child, exited, logFile };
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SIGTERM to the pid, then SIGKILL if it has not exited within `graceMs`. True if it stopped cleanly. */
+export async function stopChild(child: Child, graceMs: number): Promise<boolean> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return true;
+  process.kill(child.pid, 'SIGTERM');
+  const timer = sleep(graceMs).then(() => 'timeout' as const);
+  if ((await Promise.race([child.exited, timer])) !== 'timeout') return true;
+  process.kill(child.pid, 'SIGKILL');
+  await child.exited;
+  return false;
+}
+
+/** Waits for a pid to disappear, up to `ms`. */
+export async function waitGone(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > until) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+export interface Response {
+  status: number;
+  body: Buffer;
+  ms: number;
+}
+
+/** One GET to 127.0.0.1, with a time bound; `ms` is the time to the last byte of the body. */
+export function get(port: number, path: string, headers: Record<string, string>, timeoutMs = 10_000) {
+  return new Promise<Response>((resolve, reject) => {
+    const start = performance.now();
+    const request = http.get({ host: '127.0.0.1', port, path, headers, agent, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - start }),
+      );
+      res.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error(`GET ${path}: no answer in ${timeoutMs} ms`)));
+    request.on('error', reject);
+  });
+}
+
+export function closeConnections(): void {
+  agent.destroy();
+}
+
+/** Polls a URL path until it answers 200, the process exits, or the time is up. */
+export async function waitReady(child: Child, port: number, path: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (child.process.exitCode !== null) {
+      throw new Error(`${child.name} exited with ${child.process.exitCode}; see ${child.logFile}`);
+    }
+    try {
+      if ((await get(port, path, {}, 1000)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${child.name} not ready after ${ms} ms; see ${child.logFile}`);
+    await sleep(200);
+  }
+}
+
+/** Resident set size in bytes (VmRSS of /proc/<pid>/status), or undefined once the process is gone. */
+export function rssBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples a pid's RSS every `everyMs`; `max` is the highest seen. */
+export function rssSampler(pid: number, everyMs = 100) {
+  const state = { max: 0, samples: 0 };
+  const sample = () => {
+    const rss = rssBytes(pid);
+    if (rss !== undefined) {
+      state.max = Math.max(state.max, rss);
+      state.samples++;
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    get max() {
+      return state.max;
+    },
+    get samples() {
+      return state.samples;
+    },
+    stop() {
+      clearInterval(timer);
+      sample();
+    },
+  };
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU seconds used so far by every process, by pid, with its command name. */
+function processTimes(): Map<number, { comm: string; seconds: number }> {
+  const times = new Map<number, { comm: string; seconds: number }>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+      const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      times.set(Number(entry), { comm, seconds });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return times;
+}
+
+export interface CpuShare {
+  /** Cores busy on average during the interval, by group; `cores` is the machine's count. */
+  groups: Record<string, number>;
+  cores: number;
+  /** Cores idle (including waiting for I/O), and taken by the hypervisor (steal), on average. */
+  idle: number;
+  steal: number;
+  /** Cores busy machine-wide (user, system, interrupts). */
+  busy: number;
+}
+
+/** Machine-wide idle (with iowait) and steal seconds so far, from /proc/stat. */
+function machineTimes(): { idle: number; steal: number; busy: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return {
+    idle: (idle + iowait) / TICKS_PER_SECOND,
+    steal: steal / TICKS_PER_SECOND,
+    busy: (user + nice + system + irq + softirq) / TICKS_PER_SECOND,
+  };
+}
+
+/**
+ * CPU used between the call and the returned stop(), in cores busy on average, grouped: the
+ * named pids (read at stop, so pids started later can be added), PostgreSQL (processes named
+ * postgres), this process (bench), and everything else (other).
+ */
+export function cpuMeter(named: Record<string, number>) {
+  const before = processTimes();
+  const machineBefore = machineTimes();
+  const started = performance.now();
+  return (): CpuShare => {
+    const after = processTimes();
+    const machineAfter = machineTimes();
+    const wall = (performance.now() - started) / 1000;
+    const groups: Record<string, number> = {};
+    for (const name of Object.keys(named)) groups[name] = 0;
+    const byPid = new Map(Object.entries(named).map(([name, pid]) => [pid, name]));
+    for (const [pid, now] of after) {
+      const used = now.seconds - (before.get(pid)?.seconds ?? 0);
+      if (used <= 0) continue;
+      const group =
+        byPid.get(pid) ??
+        (pid === process.pid ? 'bench' : now.comm.startsWith('postgres') ? 'postgres' : 'other');
+      groups[group] = (groups[group] ?? 0) + used / wall;
+    }
+    return {
+      groups,
+      cores: os.cpus().length,
+      idle: (machineAfter.idle - machineBefore.idle) / wall,
+      steal: (machineAfter.steal - machineBefore.steal) / wall,
+      busy: (machineAfter.busy - machineBefore.busy) / wall,
+    };
+  };
+}
+
+export function loadAverage(): number {
+  return os.loadavg()[0] ?? 0;
+}
