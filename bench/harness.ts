@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 
 export interface Child {
@@ -64,16 +63,7 @@ export async function waitGone(pid: number, ms: number): Promise<boolean> {
   return true;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../packages/server/src/net.ts';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
