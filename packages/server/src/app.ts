@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ids: deps.ids,
     baseUrl: deps.config.baseUrl,
     cursors: cursorCodec(deps.cursorKey),
-    documents: new ProductDocuments((deps.config.productCacheMb ?? 64) * 1024 * 1024),
+    documents: new ProductDocuments((deps.config.productCacheMb ?? 32) * 1024 * 1024),
   };
   const resolve: CredentialResolver = async (presented) =>
     presented.startsWith(API_KEY_PREFIX) ? authenticateApiKey(deps, presented) : undefined;

@@ -80,7 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     redisUrl,
-    productCacheMb: integer(env, 'PRODUCT_CACHE_MB', 64, 0, 65_536),
+    productCacheMb: integer(env, 'PRODUCT_CACHE_MB', 32, 0, 65_536),
     demoSite: boolean(env, 'DEMO_SITE', true),
   };
 }
