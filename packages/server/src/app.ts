@@ -8,7 +8,7 @@ import { ProductDocuments } from './catalog/product-documents.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { ServiceUnavailable } from './errors.ts';
 import { registerAuthentication, registerScopeCheck, type CredentialResolver } from './http/authenticate.ts';
@@ -113,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ids: deps.ids,
     baseUrl: deps.config.baseUrl,
     cursors: cursorCodec(deps.cursorKey),
-    documents: new ProductDocuments((deps.config.productCacheMb ?? 32) * 1024 * 1024),
+    documents: new ProductDocuments((deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024),
   };
   const resolve: CredentialResolver = async (presented) =>
     presented.startsWith(API_KEY_PREFIX) ? authenticateApiKey(deps, presented) : undefined;

@@ -19,6 +19,9 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Enough for the hot set of a large catalog; a whole-catalog sync must stay within the RSS budget. */
+export const DEFAULT_PRODUCT_CACHE_MB = 32;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -80,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     redisUrl,
-    productCacheMb: integer(env, 'PRODUCT_CACHE_MB', 32, 0, 65_536),
+    productCacheMb: integer(env, 'PRODUCT_CACHE_MB', DEFAULT_PRODUCT_CACHE_MB, 0, 65_536),
     demoSite: boolean(env, 'DEMO_SITE', true),
   };
 }
