@@ -23,13 +23,12 @@ export interface LoadgenResult {
   ok: number;
   failures: number;
   bytesPerSecond: number;
-  /** CPU seconds this process used during the run. */
+  /** CPU seconds this process used, start-up included. */
   cpuSeconds: number;
 }
 
 const input = JSON.parse(process.argv[2] ?? '') as LoadgenInput;
 let next = 0;
-const cpu = process.cpuUsage();
 const result = await autocannon({
   url: `http://127.0.0.1:${input.port}`,
   connections: input.connections,
@@ -45,6 +44,6 @@ const output: LoadgenResult = {
   ok: result['2xx'],
   failures: result.non2xx + result.errors + result.timeouts,
   bytesPerSecond: result.throughput.average,
-  cpuSeconds: ((used) => (used.user + used.system) / 1e6)(process.cpuUsage(cpu)),
+  cpuSeconds: ((used) => (used.user + used.system) / 1e6)(process.cpuUsage()),
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

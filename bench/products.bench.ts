@@ -167,7 +167,7 @@ async function cannon(
   const cpu = meter();
   if (code !== 0) throw new Error(`the load generator exited with ${code}`);
   const result = JSON.parse(stdout) as LoadgenResult;
-  // The load generator has exited: it reports its own CPU time (its start-up is left out).
+  // The load generator has exited, so it reports its own CPU time.
   cpu.groups.loadgen = result.cpuSeconds / ((performance.now() - started) / 1000);
   return {
     rps: result.rps,
@@ -179,6 +179,8 @@ async function cannon(
     cpu,
   };
 }
+
+const unattributed = (cpu: CpuShare) => cpu.busy - Object.values(cpu.groups).reduce((a, b) => a + b, 0);
 
 /** Warm-up, then the measured run. */
 async function measure(
@@ -195,6 +197,8 @@ async function measure(
     .map(([group, cores]) => `${group} ${fmt(cores * 100)}%`)
     .concat(
       `machine busy ${fmt(run.cpu.busy * 100)}%`,
+      // Processes that started and ended within the run are not seen by name.
+      unattributed(run.cpu) >= 0.05 ? [`unattributed ${fmt(unattributed(run.cpu) * 100)}%`] : [],
       `idle ${fmt(run.cpu.idle * 100)}%`,
       run.cpu.steal >= 0.01 ? [`steal ${fmt(run.cpu.steal * 100)}%`] : [],
     )
@@ -263,6 +267,29 @@ async function syncThrough(port: number, headers: Record<string, string>): Promi
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
   return { pages: times.length, products, seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * Samples the machine for 2 s until it is quiet (under 0.3 cores busy), for at most 90 s, and
+ * says what it saw: runs measured on a busy machine are reported as such, not silently.
+ */
+async function waitQuiet(what: string, named: Record<string, number>): Promise<CpuShare> {
+  const until = Date.now() + 90_000;
+  for (;;) {
+    const meter = cpuMeter(named);
+    await sleep(2000);
+    const share = meter();
+    const busy = `machine busy ${fmt(share.busy * 100)}% (postgres ${fmt((share.groups.postgres ?? 0) * 100)}%, other processes ${fmt((share.groups.other ?? 0) * 100)}%)`;
+    if (share.busy < 0.3) {
+      log(`  before ${what}, 2 s: ${busy}`);
+      return share;
+    }
+    if (Date.now() > until) {
+      log(`  WARNING: the machine is still busy before ${what} after 90 s: ${busy}; measuring anyway`);
+      return share;
+    }
+    log(`  waiting for the machine to quiet down before ${what}: ${busy}`);
+  }
 }
 
 /* ---------- one catalog size ---------- */
@@ -352,6 +379,7 @@ async function runSize(size: number): Promise<SizeResult> {
   // The loader attaches to the service's embedded server (startEmbedded finds it running).
   const dbUrl = serviceDbUrl ?? (await startEmbedded(dataDir)).url;
   const site = await createSite(dbUrl);
+  await waitQuiet('the load', { emporium: server.pid });
   const load = await loadCatalog(dbUrl, site, size, log);
   log(
     `  loaded ${fmt(load.products)} products, ${fmt(load.variants)} variants in ${fmt(load.totalMs / 1000, 1)} s` +
@@ -401,14 +429,8 @@ async function runSize(size: number): Promise<SizeResult> {
   const same = await get(baselinePort, LIST, {});
   if (!same.body.equals(listResponse.body)) throw new Error('the baseline does not send the captured bytes');
 
-  // What the machine does before the runs (a checkpoint or autovacuum after the load would show).
-  const quiet = cpuMeter({ emporium: server.pid, baseline: baseline.pid });
-  await sleep(2000);
-  const before = quiet();
-  log(
-    `  before the runs, 2 s: machine busy ${fmt(before.busy * 100)}% (postgres ${fmt((before.groups.postgres ?? 0) * 100)}%, ` +
-      `other processes ${fmt((before.groups.other ?? 0) * 100)}%)`,
-  );
+  // Other work on the machine (or a checkpoint after the load) would distort the runs: wait for quiet.
+  const before = await waitQuiet('the runs', { emporium: server.pid, baseline: baseline.pid });
   const named = { emporium: server.pid, baseline: baseline.pid };
   const list = {
     emporium: await measure('list  emporium', port, [LIST], headers, named),
