@@ -12,6 +12,3 @@ export const randomIds: Ids = {
   objectId: () => randomBytes(12).toString('hex'),
   uuid: () => randomUUID(),
 };
-
-export const OBJECT_ID = /^[0-9a-f]{24}$/;
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -46,9 +46,7 @@ function products(db: Db, websiteId: string) {
     .where('products.website_id', '=', websiteId);
 }
 
-export type ProductRecord = ProductRow;
-
-export function selectProducts(db: Db, websiteId: string, ids: string[]): Promise<ProductRecord[]> {
+export function selectProducts(db: Db, websiteId: string, ids: string[]): Promise<ProductRow[]> {
   return products(db, websiteId).where('products.id', 'in', ids).execute();
 }
 
