@@ -4,12 +4,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { ProductDocuments } from './catalog/product-documents.ts';
+import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import type { Clock } from './clock.ts';
 import { DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
-import type { Db } from './db/database.ts';
+import type { ChangeFeed } from './db/change-feed.ts';
+import type { DatabaseHandle, Db } from './db/database.ts';
 import { ServiceUnavailable } from './errors.ts';
 import { registerAuthentication, registerScopeCheck, type CredentialResolver } from './http/authenticate.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -18,7 +19,7 @@ import { registerJsonParser } from './http/json-body.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import type { Ids } from './ids.ts';
-import { API_KEY_PREFIX, authenticateApiKey } from './owner/api-keys.service.ts';
+import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 
@@ -26,6 +27,9 @@ export interface AppDeps {
   config: Pick<Config, 'baseUrl' | 'logLevel' | 'rateLimitPerMinute'> &
     Partial<Pick<Config, 'productCacheMb'>>;
   db: Db;
+  pool: DatabaseHandle['pool'];
+  /** Database change notices that let caches answer without a query; unset, every read asks. */
+  changes?: ChangeFeed;
   clock: Clock;
   ids: Ids;
   /** HMAC key of page cursors, shared by every instance (see db/server-secrets.ts). */
@@ -39,6 +43,7 @@ export interface AppDeps {
 /** What route modules receive: the services' dependencies, nothing HTTP-specific. */
 export interface ApiDeps {
   db: Db;
+  pool: DatabaseHandle['pool'];
   clock: Clock;
   ids: Ids;
   baseUrl: string;
@@ -109,14 +114,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const apiDeps: ApiDeps = {
     db: deps.db,
+    pool: deps.pool,
     clock: deps.clock,
     ids: deps.ids,
     baseUrl: deps.config.baseUrl,
     cursors: cursorCodec(deps.cursorKey),
-    documents: new ProductDocuments((deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024),
+    documents: productDocuments(
+      (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
+      deps.changes,
+    ),
   };
+  const keyDeps = { db: deps.db, pool: deps.pool, clock: deps.clock, keys: apiKeyCache(deps.changes) };
   const resolve: CredentialResolver = async (presented) =>
-    presented.startsWith(API_KEY_PREFIX) ? authenticateApiKey(deps, presented) : undefined;
+    presented.startsWith(API_KEY_PREFIX) ? authenticateApiKey(keyDeps, presented) : undefined;
 
   await app.register(async (api) => {
     registerAuthentication(api, resolve);

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
 import { randomIds } from './ids.ts';
@@ -40,8 +41,12 @@ export async function serve(config: Config): Promise<void> {
     if (demo) printDemo(demo, config.baseUrl);
   }
   const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
+  const changes = new ChangeFeed(connection.url);
+  changes.start();
   const app = await buildApp({
     ...deps,
+    pool: connection.pool,
+    changes,
     config,
     redis,
     cursorKey: await serverSecret(connection.db, 'cursor'),
@@ -55,6 +60,7 @@ export async function serve(config: Config): Promise<void> {
     try {
       await app.close(); // stops accepting, lets requests in flight finish
       redis?.disconnect();
+      await changes.stop();
       await connection.shutdown();
       process.exit(0);
     } catch (error) {
@@ -68,6 +74,7 @@ export async function serve(config: Config): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await changes.stop();
     await connection.shutdown();
     throw error;
   }

@@ -19,6 +19,7 @@ export async function openapiDocument(): Promise<string> {
   const app = await buildApp({
     config: { baseUrl: 'http://127.0.0.1:8080', logLevel: 'silent', rateLimitPerMinute: 300 },
     db: handle.db,
+    pool: handle.pool,
     clock: systemClock,
     ids: randomIds,
     cursorKey: randomBytes(32),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { openDatabase } from '../src/db/database.ts';
-import { authenticateApiKey } from '../src/owner/api-keys.service.ts';
+import { apiKeyCache, authenticateApiKey } from '../src/owner/api-keys.service.ts';
 import { systemClock } from '../src/clock.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { runCli } from './helpers/process.ts';
@@ -63,8 +63,9 @@ describe('emporium admin', () => {
     assert.match(apiKey, /^emp_key_[A-Za-z0-9_-]{43}$/);
 
     const handle = openDatabase(env.DATABASE_URL!, { max: 1 });
+    const keyDeps = { ...handle, clock: systemClock, keys: apiKeyCache() };
     try {
-      const credential = await authenticateApiKey({ db: handle.db, clock: systemClock }, apiKey);
+      const credential = await authenticateApiKey(keyDeps, apiKey);
       assert.equal(credential?.websiteId, websiteId);
       assert.deepEqual(credential?.scopes, ['website.products.read', 'website.inventory']);
       const stored = await handle.db
@@ -77,7 +78,7 @@ describe('emporium admin', () => {
       const revoked = await cli('admin', 'revoke-api-key', '--api-key', apiKey);
       assert.equal(revoked.code, 0, revoked.stderr);
       assert.deepEqual(json(revoked.stdout), { revoked: true });
-      assert.equal(await authenticateApiKey({ db: handle.db, clock: systemClock }, apiKey), undefined);
+      assert.equal(await authenticateApiKey(keyDeps, apiKey), undefined);
     } finally {
       await handle.close();
     }

@@ -8,9 +8,10 @@ import { openDatabase } from '../src/db/database.ts';
 import { randomIds } from '../src/ids.ts';
 import { freePort } from '../src/net.ts';
 import { revokeApiKey } from '../src/owner/api-keys.service.ts';
+import { digest } from '../src/secrets.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { assertError } from './helpers/shape.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { noticed, testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 let ctx: TestContext;
 let site: Site;
@@ -75,10 +76,12 @@ describe('authentication', () => {
     );
   });
 
-  test('a revoked API key is refused at once', async () => {
+  test('a revoked API key is refused as soon as the database announces it', async () => {
     const other = await ctx.site();
     assert.equal((await other.call({ method: 'GET', url: LIST })).statusCode, 200);
+    const notice = noticed(ctx.changes, 'api_key', digest(other.apiKey).toString('hex'));
     assert.equal(await revokeApiKey(ctx, other.apiKey), true);
+    await notice;
     assert.equal((await other.call({ method: 'GET', url: LIST })).statusCode, 401);
     assert.equal(await revokeApiKey(ctx, other.apiKey), false, 'revoking twice reports nothing revoked');
   });
@@ -310,6 +313,7 @@ describe('database outage', () => {
     const app = await buildApp({
       config: { baseUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
       db: handle.db,
+      pool: handle.pool,
       clock: systemClock,
       ids: randomIds,
       cursorKey: Buffer.alloc(32),

@@ -1,37 +1,42 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
-import { ProductDocuments } from '../src/catalog/product-documents.ts';
+import { sql } from 'kysely';
+import { systemClock } from '../src/clock.ts';
+import { revokeApiKey } from '../src/owner/api-keys.service.ts';
+import { digest } from '../src/secrets.ts';
 import { createProduct, physical } from './helpers/factories.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { noticed, testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
-describe('cached product documents', () => {
+describe('cached product documents and credentials across instances', () => {
   let first: TestContext;
   let second: TestContext;
+  let unfed: TestContext;
   let site: Site;
   before(async () => {
     first = await testApp({ logLevel: 'silent' });
     second = await testApp({ logLevel: 'silent', databaseUrl: first.url });
+    unfed = await testApp({ logLevel: 'silent', databaseUrl: first.url, changeFeed: false });
     site = await first.site();
   });
   after(async () => {
+    await unfed.close();
     await second.close();
     await first.close();
   });
 
   const read = (ctx: TestContext, url: string) =>
     ctx.app.inject({ method: 'GET', url, headers: site.headers });
+  const rename = (ctx: TestContext, url: string, name: string) =>
+    ctx.app.inject({ method: 'POST', url, headers: site.headers, payload: { name } });
 
-  test('a change made through another instance is seen at once, in get and in list', async () => {
+  test('a change made through another instance is seen as soon as its notice arrives, in get and in list', async () => {
     const product = await createProduct(site, physical(site, { name: 'Before' }));
     const url = `/1.1/commerce/products/${product.id}`;
     assert.equal((await read(first, url)).json().products[0].name, 'Before'); // now cached on the first
-    const update = await second.app.inject({
-      method: 'POST',
-      url,
-      headers: site.headers,
-      payload: { name: 'After' },
-    });
-    assert.equal(update.statusCode, 200);
+    const notice = noticed(first.changes, 'product', product.id);
+    assert.equal((await rename(second, url, 'After')).statusCode, 200);
+    await notice;
     assert.equal((await read(first, url)).json().products[0].name, 'After');
     const names = (await read(first, '/1.1/commerce/products'))
       .json()
@@ -39,12 +44,61 @@ describe('cached product documents', () => {
     assert.ok(names.includes('After') && !names.includes('Before'));
   });
 
-  test('a product deleted through another instance is gone at once', async () => {
+  test('the instance that made a change shows it at once, notice or not', async () => {
+    const product = await createProduct(site, physical(site, { name: 'Before' }));
+    const url = `/1.1/commerce/products/${product.id}`;
+    assert.equal((await read(first, url)).json().products[0].name, 'Before');
+    assert.equal((await rename(first, url, 'After')).json().name, 'After');
+    assert.equal((await read(first, url)).json().products[0].name, 'After');
+  });
+
+  test('without a change feed every read asks the database, so a change elsewhere is seen at once', async () => {
+    const product = await createProduct(site, physical(site, { name: 'Before' }));
+    const url = `/1.1/commerce/products/${product.id}`;
+    assert.equal((await read(unfed, url)).json().products[0].name, 'Before');
+    assert.equal((await rename(second, url, 'After')).statusCode, 200);
+    assert.equal((await read(unfed, url)).json().products[0].name, 'After');
+  });
+
+  test('a product deleted through another instance is gone once the notice arrives', async () => {
     const product = await createProduct(site, physical(site));
     const url = `/1.1/commerce/products/${product.id}`;
     assert.equal((await read(first, url)).statusCode, 200);
+    const notice = noticed(first.changes, 'product', product.id);
     assert.equal((await second.app.inject({ method: 'DELETE', url, headers: site.headers })).statusCode, 204);
+    await notice;
     assert.equal((await read(first, url)).statusCode, 404);
+  });
+
+  test('a key revoked by another process is refused once the notice arrives', async () => {
+    const other = await first.site();
+    const call = () =>
+      first.app.inject({ method: 'GET', url: '/1.1/commerce/products', headers: other.headers });
+    assert.equal((await call()).statusCode, 200); // the key is now cached
+    const notice = noticed(first.changes, 'api_key', digest(other.apiKey).toString('hex'));
+    assert.equal(await revokeApiKey({ db: second.db, clock: systemClock }, other.apiKey), true);
+    await notice;
+    assert.equal((await call()).statusCode, 401);
+  });
+
+  test('after the feed reconnects, nothing cached before is trusted: a change it missed is seen', async () => {
+    const product = await createProduct(site, physical(site, { name: 'Before' }));
+    const url = `/1.1/commerce/products/${product.id}`;
+    assert.equal((await read(first, url)).json().products[0].name, 'Before');
+    // A change no trigger announces (replica mode skips triggers), as if its notice were lost.
+    await first.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+      await sql`UPDATE products SET name = 'Unannounced', modified_on = modified_on + interval '1 second'
+                WHERE id = ${product.id}`.execute(trx);
+    });
+    assert.equal((await read(first, url)).json().products[0].name, 'Before', 'served from memory while live');
+    const back = once(first.changes!, 'live');
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+              WHERE application_name = 'emporium change feed' AND datname = current_database()`.execute(
+      first.db,
+    );
+    await back;
+    assert.equal((await read(first, url)).json().products[0].name, 'Unannounced');
   });
 
   test('two updates within one millisecond still give two versions', async () => {
@@ -62,27 +116,5 @@ describe('cached product documents', () => {
     } finally {
       first.clock.now = at;
     }
-  });
-});
-
-describe('ProductDocuments', () => {
-  test('serves a document only at its version, and never an older one over a newer', () => {
-    const cache = new ProductDocuments(1000);
-    cache.set('a', 2, '{"v":2}');
-    assert.equal(cache.get('a', 2), '{"v":2}');
-    assert.equal(cache.get('a', 1), undefined);
-    cache.set('a', 1, '{"v":1}');
-    assert.equal(cache.get('a', 2), '{"v":2}');
-  });
-
-  test('stays within its byte budget, evicting the least recently used', () => {
-    const cache = new ProductDocuments(30);
-    cache.set('a', 1, 'x'.repeat(10));
-    cache.set('b', 1, 'x'.repeat(10));
-    cache.set('c', 1, 'x'.repeat(10));
-    assert.ok(cache.get('a', 1)); // a is now the most recent
-    cache.set('d', 1, 'x'.repeat(10));
-    assert.equal(cache.get('b', 1), undefined);
-    assert.ok(cache.get('a', 1) && cache.get('c', 1) && cache.get('d', 1));
   });
 });

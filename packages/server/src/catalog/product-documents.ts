@@ -1,39 +1,35 @@
+import type { ChangeFeed } from '../db/change-feed.ts';
+import { GONE, VersionedCache } from '../versioned-cache.ts';
+
 /**
- * Rendered product JSON, kept in memory and keyed by (id, modifiedOn). Reads first fetch the
- * current version of each product from the database (an index-only query), so a cached document
- * is used only while it is still current: no invalidation is needed, on this instance or any
- * other. This works because modifiedOn strictly increases on every write to a product, its
- * variants or its images (products.service.ts). Building a 115 KB page from rows on every request
- * costs far more than sending prebuilt bytes (see bench/README.md).
+ * A product's JSON representation as sent, rendered once per version (modifiedOn, which strictly
+ * increases on every write to a product, its variants or its images: products.service.ts), with
+ * its website so that a read by id can check access without a query. Building a 115 KB page from
+ * rows on every request costs far more than sending prebuilt bytes (bench/README.md); Buffers keep
+ * the bytes off the JavaScript heap and are written to the socket as they are.
  */
-export class ProductDocuments {
-  private readonly entries = new Map<string, { version: number; json: string }>();
-  private bytes = 0;
+export interface ProductDocument {
+  websiteId: string;
+  json: Buffer;
+}
 
-  constructor(private readonly maxBytes: number) {}
+export type ProductDocuments = VersionedCache<ProductDocument>;
 
-  get(id: string, version: number): string | undefined {
-    const entry = this.entries.get(id);
-    if (!entry || entry.version !== version) return undefined;
-    // Map order is recency order: move the hit to the end.
-    this.entries.delete(id);
-    this.entries.set(id, entry);
-    return entry.json;
-  }
+/** What an entry costs beyond its bytes: the key, the entry and the Buffer object. */
+const ENTRY_BYTES = 200;
 
-  set(id: string, version: number, json: string): void {
-    const old = this.entries.get(id);
-    if (old) {
-      if (old.version > version) return; // a newer version is cached already
-      this.entries.delete(id);
-      this.bytes -= old.json.length;
-    }
-    this.entries.set(id, { version, json });
-    this.bytes += json.length;
-    for (const [key, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(key);
-      this.bytes -= entry.json.length;
-    }
-  }
+/** The cache, kept current by the change feed's `product` notices when there is a feed. */
+export function productDocuments(maxBytes: number, feed?: ChangeFeed): ProductDocuments {
+  const cache = new VersionedCache<ProductDocument>(
+    maxBytes,
+    (document) => document.json.length + ENTRY_BYTES,
+    () => feed?.live ?? false,
+  );
+  feed?.on('change', (kind: string, id: string, detail: string | undefined) => {
+    if (kind !== 'product') return;
+    const version = Number(detail); // `gone` for a deleted product
+    cache.invalidate(id, Number.isFinite(version) ? version : GONE);
+  });
+  feed?.on('live', () => cache.reset());
+  return cache;
 }

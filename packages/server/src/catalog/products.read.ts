@@ -1,4 +1,3 @@
-import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { toProduct } from './products.mapper.ts';
@@ -12,17 +11,28 @@ const PRODUCT_TYPES = ['PHYSICAL', 'DIGITAL'];
 const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const MAX_QUERY_WORDS = 10;
 
-interface ReadDeps {
-  db: Db;
+interface ReadDeps extends repo.Reader {
   baseUrl: string;
   documents: ProductDocuments;
 }
 
 /** A product's JSON representation, ready to send (see product-documents.ts). */
-export type ProductJson = string;
+export type ProductJson = Buffer;
 
-/** The current document of each product: cached where still current, rendered otherwise. */
-async function documentsOf(
+/** Renders the current documents of these products of the website, and caches them. */
+async function load(deps: ReadDeps, websiteId: string, ids: string[]): Promise<Map<string, ProductJson>> {
+  const generation = deps.documents.generation; // before the query: see versioned-cache.ts
+  const found = new Map<string, ProductJson>();
+  for (const row of await repo.selectProducts(deps.db, websiteId, ids)) {
+    const json = Buffer.from(JSON.stringify(toProduct(row, deps.baseUrl)));
+    deps.documents.set(row.id, row.modified_on.getTime(), { websiteId, json }, generation);
+    found.set(row.id, json);
+  }
+  return found;
+}
+
+/** The documents of these product versions: cached where that version is, rendered otherwise. */
+async function documentsAt(
   deps: ReadDeps,
   websiteId: string,
   heads: repo.ProductHead[],
@@ -30,17 +40,34 @@ async function documentsOf(
   const found = new Map<string, ProductJson>();
   const stale: string[] = [];
   for (const head of heads) {
-    const json = deps.documents.get(head.id, head.modified_on.getTime());
-    if (json === undefined) stale.push(head.id);
-    else found.set(head.id, json);
+    const document = deps.documents.at(head.id, head.version);
+    if (document) found.set(head.id, document.json);
+    else stale.push(head.id);
   }
-  if (stale.length) {
-    for (const row of await repo.selectProducts(deps.db, websiteId, stale)) {
-      const json = JSON.stringify(toProduct(row, deps.baseUrl));
-      deps.documents.set(row.id, row.modified_on.getTime(), json);
-      found.set(row.id, json);
-    }
+  if (stale.length) for (const [id, json] of await load(deps, websiteId, stale)) found.set(id, json);
+  return found;
+}
+
+/**
+ * The current documents of these products of the website. While the change feed is live the
+ * cache knows each product's latest version and answers without a query; otherwise, and for what
+ * it lacks, the database says which versions are current.
+ */
+async function documentsOf(
+  deps: ReadDeps,
+  websiteId: string,
+  ids: string[],
+): Promise<Map<string, ProductJson>> {
+  const found = new Map<string, ProductJson>();
+  const unknown: string[] = [];
+  for (const id of ids) {
+    const document = deps.documents.latest(id);
+    if (document?.websiteId === websiteId) found.set(id, document.json);
+    else unknown.push(id);
   }
+  if (unknown.length === 0) return found;
+  const heads = await repo.selectProductHeads(deps, websiteId, unknown);
+  for (const [id, json] of await documentsAt(deps, websiteId, heads)) found.set(id, json);
   return found;
 }
 
@@ -55,11 +82,7 @@ export async function getProducts(deps: ReadDeps, websiteId: string, ids: string
     throw new ValidationError('productIds: one or more product ids, comma-separated');
   const unique = [...new Set(ids)];
   if (unique.length > MAX_IDS) throw new ValidationError(`productIds: at most ${MAX_IDS} ids a request`);
-  const documents = await documentsOf(
-    deps,
-    websiteId,
-    await repo.selectProductHeads(deps.db, websiteId, unique),
-  );
+  const documents = await documentsOf(deps, websiteId, unique);
   // Also catches a product deleted between the two queries.
   const missing = unique.find((id) => !documents.has(id));
   if (missing !== undefined) throw new NotFound(`product not found: ${missing}`);
@@ -156,12 +179,12 @@ export async function listProducts(
   query: ListProductsQueryT,
 ): Promise<{ products: ProductJson[]; nextCursor: string | null }> {
   const filter = parseListQuery(query, deps.cursors, websiteId);
-  const rows = await repo.selectProductPage(deps.db, websiteId, filter, PAGE_SIZE + 1);
+  const rows = await repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
   let nextCursor: string | null = null;
   if (rows.length > PAGE_SIZE && last) {
-    const cursor: ProductCursor = { w: websiteId, m: last.modified_on.getTime(), i: last.id };
+    const cursor: ProductCursor = { w: websiteId, m: last.version, i: last.id };
     if (filter.words) cursor.q = filter.words;
     if (filter.types) cursor.t = filter.types;
     if (filter.window) {
@@ -170,7 +193,7 @@ export async function listProducts(
     }
     nextCursor = deps.cursors.encode(cursor);
   }
-  const documents = await documentsOf(deps, websiteId, page);
+  const documents = await documentsAt(deps, websiteId, page);
   // A product deleted between the two queries is left out of the page.
   return { products: page.flatMap((head) => documents.get(head.id) ?? []), nextCursor };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.ts';
+import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import type { ProductRow, VariantRow } from './products.mapper.ts';
 
@@ -53,16 +53,24 @@ export function selectProducts(db: Db, websiteId: string, ids: string[]): Promis
 /** Which products exist, at which version: what a read needs before it uses cached documents. */
 export interface ProductHead {
   id: string;
-  modified_on: Date;
+  /** modifiedOn in milliseconds since the epoch, the version of the product's document. */
+  version: number;
 }
 
-export function selectProductHeads(db: Db, websiteId: string, ids: string[]): Promise<ProductHead[]> {
-  return db
-    .selectFrom('products')
-    .select(['id', 'modified_on'])
-    .where('website_id', '=', websiteId)
-    .where('id', 'in', ids)
-    .execute();
+const version = sql<number>`(extract(epoch FROM products.modified_on) * 1000)::int8`.as('version');
+
+/** The database as the hot reads use it: Kysely to build the query, the pool to run it prepared. */
+export type Reader = Pick<DatabaseHandle, 'db' | 'pool'>;
+
+export function selectProductHeads(reader: Reader, websiteId: string, ids: string[]): Promise<ProductHead[]> {
+  return queryPrepared(
+    reader.pool,
+    reader.db
+      .selectFrom('products')
+      .select(['products.id', version])
+      .where('products.website_id', '=', websiteId)
+      .where(sql<boolean>`products.id = any(${ids})`),
+  );
 }
 
 export interface PageFilter {
@@ -75,34 +83,34 @@ export interface PageFilter {
 
 /** One keyset page, ordered by (modified_on, id) ascending (api-details 4). */
 export function selectProductPage(
-  db: Db,
+  reader: Reader,
   websiteId: string,
   filter: PageFilter,
   limit: number,
 ): Promise<ProductHead[]> {
-  let query = db
+  let page = reader.db
     .selectFrom('products')
-    .select(['products.id', 'products.modified_on'])
+    .select(['products.id', version])
     .where('products.website_id', '=', websiteId)
     .orderBy('products.modified_on')
     .orderBy('products.id')
     .limit(limit);
   const { after, window, types, words } = filter;
   if (after) {
-    query = query.where(
-      sql<boolean>`(products.modified_on, products.id) > (${after.modifiedOn}, ${after.id})`,
-    );
+    page = page.where(sql<boolean>`(products.modified_on, products.id) > (${after.modifiedOn}, ${after.id})`);
   }
   if (window) {
-    query = query
+    page = page
       .where('products.modified_on', '>', window.after)
       .where('products.modified_on', '<=', window.before);
   }
-  if (types) query = query.where('products.type', 'in', types as ProductsTable['type'][]);
-  for (const word of words ?? []) {
-    query = query.where('products.search_text', 'like', `%${word.replace(/[\\%_]/g, '\\$&')}%`);
+  if (types) page = page.where('products.type', 'in', types as ProductsTable['type'][]);
+  if (!words) return queryPrepared(reader.pool, page);
+  for (const word of words) {
+    page = page.where('products.search_text', 'like', `%${word.replace(/[\\%_]/g, '\\$&')}%`);
   }
-  return query.execute();
+  // Unprepared: the trigram index is only worth it for a rare word, which a generic plan cannot know.
+  return page.execute();
 }
 
 /** The variants of one product, in order, for an update that rewrites them. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { unwrapChanges } from '../http/change-wrapper.ts';
-import { sendJson } from '../http/json-reply.ts';
+import { documentList, sendJson } from '../http/json-reply.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { pagination } from '../pagination/cursor.ts';
@@ -47,7 +47,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
     async (request, reply) => {
       const { products, nextCursor } = await listProducts(deps, websiteOf(request), request.query);
       const page = pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url}`);
-      return sendJson(reply, `{"products":[${products.join(',')}],"pagination":${JSON.stringify(page)}}`);
+      return sendJson(reply, documentList('products', products, `,"pagination":${JSON.stringify(page)}`));
     },
   );
 
@@ -82,7 +82,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
     async (request, reply) => {
       const ids = request.params.productIdCsvs.split(',').map((id) => id.trim());
       const products = await getProducts(deps, websiteOf(request), ids);
-      return sendJson(reply, `{"products":[${products.join(',')}]}`);
+      return sendJson(reply, documentList('products', products));
     },
   );
 

@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/database.ts';
-import { uniqueViolation } from '../db/database.ts';
+import { uniqueViolation, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
+import { GONE } from '../versioned-cache.ts';
 import { getWebsite } from '../owner/websites.service.ts';
 import type { WebsiteRow } from '../owner/websites.repo.ts';
 import { descriptionText, sanitizeDescription } from './description.ts';
@@ -24,8 +24,7 @@ import type { CreateProductInput, CreateVariant, UpdateProductInput } from './pr
 import { slugify, firstFreeSlug } from './slug.ts';
 import { findStorePage } from './store-pages.repo.ts';
 
-export interface CatalogDeps {
-  db: Db;
+export interface CatalogDeps extends repo.Reader {
   clock: Clock;
   ids: Ids;
   baseUrl: string;
@@ -215,6 +214,7 @@ export async function updateProduct(
 ): Promise<ProductJson> {
   if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId);
   const website = await getWebsite(deps.db, websiteId);
+  let modifiedOn: Date | undefined;
   try {
     await deps.db.transaction().execute(async (trx) => {
       const product = await repo.lockProduct(trx, websiteId, productId);
@@ -257,7 +257,8 @@ export async function updateProduct(
       });
       // Strictly later than before, even within one millisecond: modifiedOn versions the
       // product's cached document (product-documents.ts) and orders sync clients.
-      set.modified_on = new Date(Math.max(deps.clock.now().getTime(), product.modified_on.getTime() + 1));
+      modifiedOn = new Date(Math.max(deps.clock.now().getTime(), product.modified_on.getTime() + 1));
+      set.modified_on = modifiedOn;
       await repo.updateProductRow(trx, product.id, set);
     });
   } catch (error) {
@@ -266,6 +267,9 @@ export async function updateProduct(
     }
     throw error;
   }
+  // At once on this instance, so the answer below and the next read show the change; other
+  // instances hear of it from the change feed.
+  deps.documents.invalidate(productId, modifiedOn!.getTime());
   return getProduct(deps, websiteId, productId);
 }
 
@@ -294,4 +298,5 @@ async function replaceVariantAttributes(trx: Db, variants: VariantsTable[], name
 export async function deleteProduct(deps: CatalogDeps, websiteId: string, productId: string): Promise<void> {
   if (!(await repo.deleteProductRow(deps.db, websiteId, productId)))
     throw new NotFound(`product not found: ${productId}`);
+  deps.documents.invalidate(productId, GONE);
 }

@@ -1,9 +1,11 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/database.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
+import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
 import { parseScopeList } from '../oauth/scopes.ts';
 import { digest, newSecret } from '../secrets.ts';
+import { GONE, VersionedCache } from '../versioned-cache.ts';
 
 export const API_KEY_PREFIX = 'emp_key_';
 
@@ -15,6 +17,27 @@ export interface ApiKeyCredential {
   id: string;
   websiteId: string;
   scopes: readonly string[];
+}
+
+/** Live keys by digest (hex), so most requests authenticate without a query. */
+export type ApiKeyCache = VersionedCache<{ credential: ApiKeyCredential; lastUsedAt: number }>;
+
+/** Room for about 10,000 keys in use at once; the least recently used are looked up again. */
+const KEY_CACHE_BYTES = 2 * 1024 * 1024;
+const KEY_ENTRY_BYTES = 200;
+
+/** The cache, emptied of a key the moment the change feed announces its revocation. */
+export function apiKeyCache(feed?: ChangeFeed): ApiKeyCache {
+  const cache: ApiKeyCache = new VersionedCache(
+    KEY_CACHE_BYTES,
+    () => KEY_ENTRY_BYTES,
+    () => feed?.live ?? false,
+  );
+  feed?.on('change', (kind: string, digestHex: string) => {
+    if (kind === 'api_key') cache.invalidate(digestHex, GONE);
+  });
+  feed?.on('live', () => cache.reset());
+  return cache;
 }
 
 export async function createApiKey(
@@ -45,31 +68,55 @@ export async function createApiKey(
   return { id, apiKey };
 }
 
-export async function revokeApiKey(deps: { db: Db; clock: Clock }, apiKey: string): Promise<boolean> {
+/** Revokes a key; this process's cache forgets it at once, other processes' when notified. */
+export async function revokeApiKey(
+  deps: { db: Db; clock: Clock; keys?: ApiKeyCache },
+  apiKey: string,
+): Promise<boolean> {
+  const keyDigest = digest(apiKey);
   const result = await deps.db
     .updateTable('api_keys')
     .set({ revoked_at: deps.clock.now() })
-    .where('key_digest', '=', digest(apiKey))
+    .where('key_digest', '=', keyDigest)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  deps.keys?.invalidate(keyDigest.toString('hex'), GONE);
   return result.numUpdatedRows > 0n;
 }
 
 /** The live key for a presented secret, or undefined. Looked up by digest: the secret is never stored. */
 export async function authenticateApiKey(
-  deps: { db: Db; clock: Clock },
+  deps: Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; keys: ApiKeyCache },
   presented: string,
 ): Promise<ApiKeyCredential | undefined> {
-  const row = await deps.db
-    .selectFrom('api_keys')
-    .select(['id', 'website_id', 'scopes', 'last_used_at'])
-    .where('key_digest', '=', digest(presented))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const now = deps.clock.now();
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await deps.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+  const keyDigest = digest(presented);
+  const cacheKey = keyDigest.toString('hex');
+  let key = deps.keys.latest(cacheKey);
+  if (!key) {
+    const generation = deps.keys.generation;
+    const [row] = await queryPrepared(
+      deps.pool,
+      deps.db
+        .selectFrom('api_keys')
+        .select(['id', 'website_id', 'scopes', 'last_used_at'])
+        .where('key_digest', '=', keyDigest)
+        .where('revoked_at', 'is', null),
+    );
+    if (!row) return undefined;
+    key = {
+      credential: { kind: 'api_key', id: row.id, websiteId: row.website_id, scopes: row.scopes },
+      lastUsedAt: row.last_used_at?.getTime() ?? 0,
+    };
+    deps.keys.set(cacheKey, 0, key, generation);
   }
-  return { kind: 'api_key', id: row.id, websiteId: row.website_id, scopes: row.scopes };
+  const now = deps.clock.now();
+  if (now.getTime() - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+    key.lastUsedAt = now.getTime();
+    await deps.db
+      .updateTable('api_keys')
+      .set({ last_used_at: now })
+      .where('id', '=', key.credential.id)
+      .execute();
+  }
+  return key.credential;
 }

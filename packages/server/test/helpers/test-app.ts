@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
+import { ChangeFeed } from '../../src/db/change-feed.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { randomIds } from '../../src/ids.ts';
 import { SCOPES } from '../../src/oauth/scopes.ts';
@@ -31,6 +34,8 @@ export class TestClock implements Clock {
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
+  /** The app's change feed, live once started (tests wait for its events, never for time). */
+  changes?: ChangeFeed;
   clock: TestClock;
   url: string;
   /** Every log line the app wrote, for tests about logging. */
@@ -62,6 +67,8 @@ export interface TestAppOptions {
   /** Another instance on the database of an earlier testApp; a fresh database otherwise. */
   databaseUrl?: string;
   redis?: Redis;
+  /** false: no change feed, so every read asks the database. */
+  changeFeed?: boolean;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -76,8 +83,16 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     },
   });
   const deps = { db: handle.db, clock, ids: randomIds };
+  const changes = options.changeFeed === false ? undefined : new ChangeFeed(url);
+  if (changes) {
+    const live = once(changes, 'live');
+    changes.start();
+    await live;
+  }
   const app = await buildApp({
     ...deps,
+    pool: handle.pool,
+    changes,
     config: {
       baseUrl: BASE_URL,
       logLevel: options.logLevel ?? 'info',
@@ -90,6 +105,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   return {
     app,
     db: handle.db,
+    changes,
     clock,
     url,
     logs,
@@ -118,7 +134,21 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     },
     async close() {
       await app.close();
+      await changes?.stop();
       await handle.close();
     },
   };
+}
+
+/** Resolves when the feed has passed on the database's notice of a change to this key. */
+export function noticed(feed: ChangeFeed | undefined, kind: string, key: string): Promise<void> {
+  assert.ok(feed, 'the instance has a change feed');
+  return new Promise((resolve) => {
+    const listener = (k: string, changed: string) => {
+      if (k !== kind || changed !== key) return;
+      feed.off('change', listener);
+      resolve();
+    };
+    feed.on('change', listener);
+  });
 }
