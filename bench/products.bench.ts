@@ -70,6 +70,7 @@ const { values: args } = parseArgs({
     ids: { type: 'string', default: '1000' },
     'sync-pages': { type: 'string', default: '1000' },
     'log-level': { type: 'string', default: 'info' },
+    'cpu-prof': { type: 'string' },
   },
   strict: true,
 });
@@ -89,6 +90,8 @@ const searches = positive('searches', args.searches);
 const sampleIds = positive('ids', args.ids);
 const syncPages = positive('sync-pages', args['sync-pages']);
 const logLevel = args['log-level'] ?? 'info';
+/** A folder for the service's V8 CPU profiles (node --cpu-prof), written when it stops. */
+const cpuProfDir = args['cpu-prof'];
 const externalDb = process.env.DATABASE_URL || undefined;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -354,7 +357,8 @@ async function runSize(size: number): Promise<SizeResult> {
 
   const port = await freePort();
   currentLogs = [path.join(tmp, 'emporium.log'), path.join(tmp, 'data', 'postgres', 'server.log')];
-  const server = startNode('emporium', [SERVER_BIN, 'serve'], {
+  const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [];
+  const server = startNode('emporium', [...profile, SERVER_BIN, 'serve'], {
     cwd: ROOT,
     logFile: path.join(tmp, 'emporium.log'),
     env: {

@@ -1,5 +1,7 @@
 import { NotFound, ValidationError } from '../errors.ts';
-import type { CursorCodec } from '../pagination/cursor.ts';
+import { documentList } from '../http/json-reply.ts';
+import { pagination, type CursorCodec } from '../pagination/cursor.ts';
+import { VersionedCache } from '../versioned-cache.ts';
 import { toProduct } from './products.mapper.ts';
 import * as repo from './products.repo.ts';
 import type { ProductDocuments } from './product-documents.ts';
@@ -172,12 +174,17 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
   return filter;
 }
 
-/** A page of products ordered by (modifiedOn, id) ascending, with the cursor to the next page. */
+/**
+ * A page of products ordered by (modifiedOn, id) ascending, with the cursor to the next page, as
+ * the response body. Bodies are kept by the versions of their products: clients polling the same
+ * page get the same bytes without copying 115 KB again, and a changed product makes a new key.
+ */
 export async function listProducts(
-  deps: ReadDeps & { cursors: CursorCodec },
+  deps: ReadDeps & { cursors: CursorCodec; pages: ListPages },
   websiteId: string,
   query: ListProductsQueryT,
-): Promise<{ products: ProductJson[]; nextCursor: string | null }> {
+  pageUrl: string,
+): Promise<Buffer> {
   const filter = parseListQuery(query, deps.cursors, websiteId);
   const rows = await repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
   const page = rows.slice(0, PAGE_SIZE);
@@ -193,7 +200,25 @@ export async function listProducts(
     }
     nextCursor = deps.cursors.encode(cursor);
   }
+  const key = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
+  const cached = deps.pages.at(key, 0);
+  if (cached) return cached;
+  const generation = deps.pages.generation;
   const documents = await documentsAt(deps, websiteId, page);
-  // A product deleted between the two queries is left out of the page.
-  return { products: page.flatMap((head) => documents.get(head.id) ?? []), nextCursor };
+  // A product deleted between the two queries is left out of the page (and the page not kept).
+  const products = page.flatMap((head) => documents.get(head.id) ?? []);
+  const body = documentList(
+    'products',
+    products,
+    `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
+  );
+  if (products.length === page.length) deps.pages.set(key, 0, body, generation);
+  return body;
+}
+
+/** Whole list bodies by page URL, cursor and product versions (listProducts). */
+export type ListPages = VersionedCache<Buffer>;
+
+export function listPages(maxBytes: number): ListPages {
+  return new VersionedCache<Buffer>(maxBytes, (body) => body.length + 2 * 1024);
 }

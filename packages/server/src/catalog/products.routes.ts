@@ -4,7 +4,6 @@ import { unwrapChanges } from '../http/change-wrapper.ts';
 import { documentList, sendJson } from '../http/json-reply.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { websiteOf } from '../http/authenticate.ts';
-import { pagination } from '../pagination/cursor.ts';
 import type { ApiDeps } from '../app.ts';
 import { getProducts, listProducts } from './products.read.ts';
 import {
@@ -45,9 +44,8 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
       },
     },
     async (request, reply) => {
-      const { products, nextCursor } = await listProducts(deps, websiteOf(request), request.query);
-      const page = pagination(nextCursor, `${deps.baseUrl}${request.routeOptions.url}`);
-      return sendJson(reply, documentList('products', products, `,"pagination":${JSON.stringify(page)}`));
+      const pageUrl = `${deps.baseUrl}${request.routeOptions.url}`;
+      return sendJson(reply, await listProducts(deps, websiteOf(request), request.query, pageUrl));
     },
   );
 
