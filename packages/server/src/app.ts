@@ -8,6 +8,7 @@ import { productDocuments, type ProductDocuments } from './catalog/product-docum
 import { listPages, type ListPages } from './catalog/products.read.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
+import { variantsRoutes } from './catalog/variants.routes.ts';
 import type { Clock } from './clock.ts';
 import { DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
@@ -139,6 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerScopeCheck(api);
     await api.register(productsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
     await api.register(productsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
+    await api.register(variantsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
+    await api.register(variantsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(storePagesRoutes, { deps: apiDeps });
     await api.register(websiteRoutes, { deps: apiDeps });
   });

@@ -14,14 +14,16 @@ test('the committed openapi.json matches the route schemas (run `npm run openapi
   assert.equal(fs.readFileSync(OPENAPI_PATH, 'utf8'), await openapiDocument());
 });
 
-test('the document describes every products endpoint', async () => {
+test('the document describes every products and variants endpoint', async () => {
   const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
-  assert.deepEqual(Object.keys(document.paths.sort ? document.paths : document.paths).sort(), [
+  assert.deepEqual(Object.keys(document.paths).sort(), [
     '/1.0/authorization/website',
     '/1.0/commerce/store_pages',
     '/1.1/commerce/products',
     '/1.1/commerce/products/{productIdCsvs}',
     '/1.1/commerce/products/{productId}',
+    '/1.1/commerce/products/{productId}/variants',
+    '/1.1/commerce/products/{productId}/variants/{variantId}',
   ]);
 });
 

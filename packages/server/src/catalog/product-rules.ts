@@ -42,7 +42,8 @@ export type MeasurementColumns = Pick<
 export function measurementColumns(
   input: { measurements?: MeasurementsInputT; shippingMeasurements?: MeasurementsInputT },
   standard: MeasurementStandard,
-  field: string,
+  /** Where the fields sit in the body: `variants[0].`, or '' at the top level. */
+  prefix: string,
 ): MeasurementColumns {
   if (
     input.measurements &&
@@ -50,14 +51,14 @@ export function measurementColumns(
     !isDeepStrictEqual(input.measurements, input.shippingMeasurements)
   ) {
     throw new ValidationError(
-      `${field}.shippingMeasurements: differs from ${field}.measurements; send one of them`,
+      `${prefix}shippingMeasurements: differs from ${prefix}measurements; send one of them`,
     );
   }
   const m = input.measurements ?? input.shippingMeasurements ?? {};
   const units = UNITS[standard];
   const mismatch = (what: string, unit: string) =>
     new ValidationError(
-      `${field}.measurements.${what}.unit: ${unit} does not fit the website's ${standard} measurement standard`,
+      `${prefix}measurements.${what}.unit: ${unit} does not fit the website's ${standard} measurement standard`,
       'MEASUREMENT_STANDARD_MISMATCH',
     );
   if (m.weight && m.weight.unit !== units.weight) throw mismatch('weight', m.weight.unit);
@@ -102,6 +103,15 @@ export function checkAttributes(attributes: Record<string, string>, names: strin
   }
   if (missing.length)
     throw new ValidationError(`${field}: needs a value for "${missing[0]}"`, 'MISSING_ARGUMENT');
+}
+
+/** Whether two variants have the same values for the product's attribute names. */
+export function sameAttributes(
+  a: Record<string, string>,
+  b: Record<string, string>,
+  names: string[],
+): boolean {
+  return names.every((n) => (a[n] ?? '') === (b[n] ?? ''));
 }
 
 /** No two variants of a product may share the same attribute values. */

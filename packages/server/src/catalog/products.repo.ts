@@ -155,6 +155,14 @@ export async function updateVariantAttributes(
   await db.updateTable('variants').set({ attributes }).where('id', '=', id).execute();
 }
 
+export async function updateVariant(db: Db, id: string, changes: Partial<VariantsTable>): Promise<void> {
+  await db.updateTable('variants').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteVariant(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('variants').where('id', '=', id).execute();
+}
+
 export async function deleteProductRow(db: Db, websiteId: string, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('products')

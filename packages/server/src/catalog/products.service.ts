@@ -8,21 +8,20 @@ import { getWebsite } from '../owner/websites.service.ts';
 import type { WebsiteRow } from '../owner/websites.repo.ts';
 import { descriptionText, sanitizeDescription } from './description.ts';
 import {
-  checkAttributes,
   checkUniqueCombinations,
   checkVariantAttributeNames,
-  measurementColumns,
-  normalizeSku,
   normalizeUrlSlug,
   pricingColumns,
   searchText,
 } from './product-rules.ts';
+import { changeProduct } from './product-changes.ts';
 import { getProduct, type ProductJson } from './products.read.ts';
 import * as repo from './products.repo.ts';
 import type { ProductDocuments } from './product-documents.ts';
 import type { CreateProductInput, CreateVariant, UpdateProductInput } from './products.schemas.ts';
 import { slugify, firstFreeSlug } from './slug.ts';
 import { findStorePage } from './store-pages.repo.ts';
+import { variantRow } from './variants.service.ts';
 
 export interface CatalogDeps extends repo.Reader {
   clock: Clock;
@@ -41,31 +40,14 @@ function variantRows(
   productId: string,
   deps: CatalogDeps,
 ): VariantsTable[] {
-  const now = deps.clock.now();
   const skus = new Map<string, number>();
-  const rows = variants.map((v, i): VariantsTable => {
-    const field = `variants[${i}]`;
-    const sku = normalizeSku(v.sku, `${field}.sku`);
-    const first = skus.get(sku);
-    if (first !== undefined) throw new ValidationError(`${field}.sku: same SKU as variants[${first}].sku`);
-    skus.set(sku, i);
-    const attributes = v.attributes ?? {};
-    checkAttributes(attributes, names, `${field}.attributes`);
-    const stock = v.stock ?? { quantity: 0, unlimited: false };
-    return {
-      id: deps.ids.uuid(),
-      product_id: productId,
-      website_id: website.id,
-      position: i,
-      sku,
-      attributes,
-      ...pricingColumns(v.pricing, website.currency, `${field}.pricing`),
-      stock_quantity: stock.quantity,
-      stock_unlimited: stock.unlimited ?? false,
-      ...measurementColumns(v, website.measurement_standard, field),
-      image_id: null,
-      created_at: now,
-    };
+  const rows = variants.map((v, i) => {
+    const row = variantRow(v, `variants[${i}].`, names, website, productId, i, deps);
+    const first = skus.get(row.sku);
+    if (first !== undefined)
+      throw new ValidationError(`variants[${i}].sku: same SKU as variants[${first}].sku`);
+    skus.set(row.sku, i);
+    return row;
   });
   if (names.length)
     checkUniqueCombinations(
@@ -214,11 +196,8 @@ export async function updateProduct(
 ): Promise<ProductJson> {
   if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId);
   const website = await getWebsite(deps.db, websiteId);
-  let modifiedOn: Date | undefined;
   try {
-    await deps.db.transaction().execute(async (trx) => {
-      const product = await repo.lockProduct(trx, websiteId, productId);
-      if (!product) throw new NotFound(`product not found: ${productId}`);
+    await changeProduct(deps, websiteId, productId, async (trx, product) => {
       const set: Partial<ProductsTable> = {};
       if (changes.name !== undefined) set.name = changes.name;
       if (changes.description !== undefined) set.description = sanitizeDescription(changes.description);
@@ -240,26 +219,14 @@ export async function updateProduct(
         }
         Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
       }
-      const variants = await repo.selectProductVariants(trx, product.id);
       if (changes.variantAttributes !== undefined) {
         if (product.type !== 'PHYSICAL')
           throw new ValidationError('variantAttributes: PHYSICAL products only');
+        const variants = await repo.selectProductVariants(trx, product.id);
         await replaceVariantAttributes(trx, variants, changes.variantAttributes);
         set.variant_attributes = changes.variantAttributes;
       }
-      const name = set.name ?? product.name;
-      const description = set.description ?? product.description;
-      set.search_text = searchText({
-        name,
-        descriptionText: descriptionText(description),
-        tags: set.tags ?? product.tags,
-        skus: variants.map((v) => v.sku),
-      });
-      // Strictly later than before, even within one millisecond: modifiedOn versions the
-      // product's cached document (product-documents.ts) and orders sync clients.
-      modifiedOn = new Date(Math.max(deps.clock.now().getTime(), product.modified_on.getTime() + 1));
-      set.modified_on = modifiedOn;
-      await repo.updateProductRow(trx, product.id, set);
+      return { set, result: undefined };
     });
   } catch (error) {
     if (uniqueViolation(error) === 'products_slug_key') {
@@ -267,9 +234,6 @@ export async function updateProduct(
     }
     throw error;
   }
-  // At once on this instance, so the answer below and the next read show the change; other
-  // instances hear of it from the change feed.
-  deps.documents.invalidate(productId, modifiedOn!.getTime());
   return getProduct(deps, websiteId, productId);
 }
 

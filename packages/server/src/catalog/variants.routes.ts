@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ApiDeps } from '../app.ts';
+import { websiteOf } from '../http/authenticate.ts';
+import { unwrapChanges } from '../http/change-wrapper.ts';
+import { errorResponses } from '../http/common.schemas.ts';
+import { ProductVariant } from './products.schemas.ts';
+import { CreateVariantBody, UpdateVariantBody, VariantParams } from './variants.schemas.ts';
+import { createVariant, deleteVariant, updateVariant } from './variants.service.ts';
+
+const WRITE = { scope: 'website.products' };
+const tags = ['Variants'];
+
+/** /1.1/commerce/products/{productId}/variants (and the /1.0 alias): PHYSICAL products only. */
+export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (
+  app,
+  { deps, alias },
+) => {
+  const hide = alias ?? false;
+  const digital405 = 'A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.';
+
+  app.post(
+    '/:productId/variants',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Create a variant',
+        description: `The product needs at least one variant attribute; at most 250 variants a product. ${digital405}`,
+        params: Type.Object({ productId: Type.String() }),
+        body: CreateVariantBody,
+        response: { 201: ProductVariant, ...errorResponses(400, 401, 403, 404, 405, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const variant = await createVariant(deps, websiteOf(request), request.params.productId, request.body);
+      return reply.code(201).send(variant);
+    },
+  );
+
+  app.post(
+    '/:productId/variants/:variantId',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Update a variant',
+        description: `Partial update of sku, pricing, attributes and measurements, each plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. ${digital405}`,
+        params: VariantParams,
+        body: UpdateVariantBody,
+        response: { 200: ProductVariant, ...errorResponses(400, 401, 403, 404, 405, 409, 429) },
+      },
+    },
+    async (request) => {
+      const { productId, variantId } = request.params;
+      return updateVariant(deps, websiteOf(request), productId, variantId, unwrapChanges(request.body));
+    },
+  );
+
+  app.delete(
+    '/:productId/variants/:variantId',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Delete a variant',
+        description: `The last variant of a product cannot be deleted (409 INSUFFICIENT_PRODUCT_VARIANTS). ${digital405}`,
+        params: VariantParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 405, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { productId, variantId } = request.params;
+      await deleteVariant(deps, websiteOf(request), productId, variantId);
+      return reply.code(204).send(null);
+    },
+  );
+};
