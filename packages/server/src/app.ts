@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
-import { listPages, type ListPages } from './catalog/products.read.ts';
+import { ListCache } from './catalog/list-cache.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import { variantsRoutes } from './catalog/variants.routes.ts';
@@ -51,12 +51,10 @@ export interface ApiDeps {
   baseUrl: string;
   cursors: CursorCodec;
   documents: ProductDocuments;
-  pages: ListPages;
+  lists: ListCache;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
-/** About 70 list pages of 115 KB: the pages many clients poll, not a whole catalog's. */
-const LIST_PAGE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** Builds the whole HTTP application; no socket, no environment reading (architecture: habit 1). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -124,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ids: deps.ids,
     baseUrl: deps.config.baseUrl,
     cursors: cursorCodec(deps.cursorKey),
-    pages: listPages(LIST_PAGE_CACHE_BYTES),
+    lists: new ListCache(deps.changes),
     documents: productDocuments(
       (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
       deps.changes,

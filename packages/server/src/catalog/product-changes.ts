@@ -12,8 +12,8 @@ import type { CatalogDeps } from './products.service.ts';
  * limits counted inside it hold under concurrency. Then, whatever changed: the search text is
  * computed again (it holds the SKUs) and modifiedOn moves strictly forward, even within one
  * millisecond, since it versions the cached document (product-documents.ts) and orders sync
- * clients. After the commit this instance's cached document is dropped at once, so the answer
- * and the next read show the change; other instances hear of it from the change feed.
+ * clients. After the commit this instance's cached document and list pages are dropped at once,
+ * so the answer and the next read show the change; other instances hear of it from the change feed.
  */
 export async function changeProduct<T>(
   deps: CatalogDeps,
@@ -39,5 +39,6 @@ export async function changeProduct<T>(
     return result;
   });
   deps.documents.invalidate(productId, version);
+  deps.lists.catalogChanged(websiteId);
   return result;
 }

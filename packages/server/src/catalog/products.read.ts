@@ -1,7 +1,7 @@
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList } from '../http/json-reply.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
-import { VersionedCache } from '../versioned-cache.ts';
+import type { ListCache } from './list-cache.ts';
 import { toProduct } from './products.mapper.ts';
 import * as repo from './products.repo.ts';
 import type { ProductDocuments } from './product-documents.ts';
@@ -176,17 +176,21 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
 
 /**
  * A page of products ordered by (modifiedOn, id) ascending, with the cursor to the next page, as
- * the response body. Bodies are kept by the versions of their products: clients polling the same
- * page get the same bytes without copying 115 KB again, and a changed product makes a new key.
+ * the response body; from memory where list-cache.ts has it.
  */
 export async function listProducts(
-  deps: ReadDeps & { cursors: CursorCodec; pages: ListPages },
+  deps: ReadDeps & { cursors: CursorCodec; lists: ListCache },
   websiteId: string,
   query: ListProductsQueryT,
   pageUrl: string,
 ): Promise<Buffer> {
   const filter = parseListQuery(query, deps.cursors, websiteId);
-  const rows = await repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
+  const headsKey = deps.lists.headsKey(websiteId, JSON.stringify(filter));
+  let rows = deps.lists.cachedHeads(headsKey);
+  if (!rows) {
+    rows = await repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
+    deps.lists.keepHeads(headsKey, rows);
+  }
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
   let nextCursor: string | null = null;
@@ -200,10 +204,9 @@ export async function listProducts(
     }
     nextCursor = deps.cursors.encode(cursor);
   }
-  const key = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
-  const cached = deps.pages.at(key, 0);
+  const bodyKey = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
+  const cached = deps.lists.cachedBody(bodyKey);
   if (cached) return cached;
-  const generation = deps.pages.generation;
   const documents = await documentsAt(deps, websiteId, page);
   // A product deleted between the two queries is left out of the page (and the page not kept).
   const products = page.flatMap((head) => documents.get(head.id) ?? []);
@@ -212,13 +215,6 @@ export async function listProducts(
     products,
     `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
   );
-  if (products.length === page.length) deps.pages.set(key, 0, body, generation);
+  if (products.length === page.length) deps.lists.keepBody(bodyKey, body);
   return body;
-}
-
-/** Whole list bodies by page URL, cursor and product versions (listProducts). */
-export type ListPages = VersionedCache<Buffer>;
-
-export function listPages(maxBytes: number): ListPages {
-  return new VersionedCache<Buffer>(maxBytes, (body) => body.length + 2 * 1024);
 }

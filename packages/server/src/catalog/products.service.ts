@@ -17,6 +17,7 @@ import {
 import { changeProduct } from './product-changes.ts';
 import { getProduct, type ProductJson } from './products.read.ts';
 import * as repo from './products.repo.ts';
+import type { ListCache } from './list-cache.ts';
 import type { ProductDocuments } from './product-documents.ts';
 import type { CreateProductInput, CreateVariant, UpdateProductInput } from './products.schemas.ts';
 import { slugify, firstFreeSlug } from './slug.ts';
@@ -28,6 +29,7 @@ export interface CatalogDeps extends repo.Reader {
   ids: Ids;
   baseUrl: string;
   documents: ProductDocuments;
+  lists: ListCache;
 }
 
 const MAX_CREATE_VARIANTS = 100;
@@ -182,6 +184,7 @@ export async function createProduct(
       throw error;
     }
   }
+  deps.lists.catalogChanged(websiteId);
   return getProduct(deps, websiteId, id);
 }
 
@@ -263,4 +266,5 @@ export async function deleteProduct(deps: CatalogDeps, websiteId: string, produc
   if (!(await repo.deleteProductRow(deps.db, websiteId, productId)))
     throw new NotFound(`product not found: ${productId}`);
   deps.documents.invalidate(productId, GONE);
+  deps.lists.catalogChanged(websiteId);
 }

@@ -8,7 +8,7 @@ import { digest } from '../src/secrets.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { noticed, testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
-describe('cached product documents and credentials across instances', () => {
+describe('cached products, list pages and credentials across instances', () => {
   let first: TestContext;
   let second: TestContext;
   let unfed: TestContext;
@@ -42,6 +42,22 @@ describe('cached product documents and credentials across instances', () => {
       .json()
       .products.map((p: { name: string }) => p.name);
     assert.ok(names.includes('After') && !names.includes('Before'));
+  });
+
+  const listed = async (ctx: TestContext) =>
+    (await read(ctx, '/1.1/commerce/products')).json().products.map((p: { name: string }) => p.name);
+
+  test('a product created or deleted through another instance is listed, or not, once the notice arrives', async () => {
+    const before = await listed(first); // the page is now cached on the first
+    const created = noticed(first.changes, 'catalog', site.websiteId);
+    const product = await createProduct(site, physical(site, { name: 'Created elsewhere' }));
+    await created;
+    assert.deepEqual(await listed(first), [...before, 'Created elsewhere']);
+    const deleted = noticed(first.changes, 'catalog', site.websiteId);
+    const url = `/1.1/commerce/products/${product.id}`;
+    assert.equal((await second.app.inject({ method: 'DELETE', url, headers: site.headers })).statusCode, 204);
+    await deleted;
+    assert.deepEqual(await listed(first), before);
   });
 
   test('the instance that made a change shows it at once, notice or not', async () => {
@@ -85,6 +101,7 @@ describe('cached product documents and credentials across instances', () => {
     const product = await createProduct(site, physical(site, { name: 'Before' }));
     const url = `/1.1/commerce/products/${product.id}`;
     assert.equal((await read(first, url)).json().products[0].name, 'Before');
+    assert.ok((await listed(first)).includes('Before')); // the page is now cached
     // A change no trigger announces (replica mode skips triggers), as if its notice were lost.
     await first.db.transaction().execute(async (trx) => {
       await sql`SET LOCAL session_replication_role = replica`.execute(trx);
@@ -92,6 +109,7 @@ describe('cached product documents and credentials across instances', () => {
                 WHERE id = ${product.id}`.execute(trx);
     });
     assert.equal((await read(first, url)).json().products[0].name, 'Before', 'served from memory while live');
+    assert.ok((await listed(first)).includes('Before'), 'the list page too');
     const back = once(first.changes!, 'live');
     await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
               WHERE application_name = 'emporium change feed' AND datname = current_database()`.execute(
@@ -99,6 +117,7 @@ describe('cached product documents and credentials across instances', () => {
     );
     await back;
     assert.equal((await read(first, url)).json().products[0].name, 'Unannounced');
+    assert.ok((await listed(first)).includes('Unannounced'));
   });
 
   test('two updates within one millisecond still give two versions', async () => {
