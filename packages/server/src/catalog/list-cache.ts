@@ -17,9 +17,9 @@ const MAX_COUNTED_WEBSITES = 100_000;
  * the count is part of the key, so a change makes every older page of the website unreachable
  * at once, including one a racing read stores after the change (it read the count before).
  *
- * Bodies: finished responses by page URL, cursor and the versions of their products. A changed
- * product makes a new key, so a body is never stale and needs no invalidation; clients polling
- * one page get the same bytes without a 115 KB copy per request.
+ * Bodies: finished first pages by page URL, cursor and the versions of their products. A
+ * changed product makes a new key, so a body is never stale and needs no invalidation; clients
+ * polling one page get the same bytes without a 115 KB copy per request.
  */
 export class ListCache {
   private readonly heads = new VersionedCache<ProductHead[]>(HEADS_BYTES, (rows) => 64 + rows.length * 80);

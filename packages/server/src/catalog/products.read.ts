@@ -215,6 +215,7 @@ export async function listProducts(
     products,
     `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
   );
-  if (products.length === page.length) deps.lists.keepBody(bodyKey, body);
+  // First pages are the ones clients poll; a cursor's page is read once, by one client.
+  if (products.length === page.length && !query.cursor) deps.lists.keepBody(bodyKey, body);
   return body;
 }
