@@ -9,6 +9,10 @@ import { ListCache } from './catalog/list-cache.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import { variantsRoutes } from './catalog/variants.routes.ts';
+import { imageFilesRoutes } from './catalog/image-files.routes.ts';
+import { imagesRoutes } from './catalog/images.routes.ts';
+import type { Jobs } from './jobs/queue.ts';
+import type { ImageStorage } from './media/storage.ts';
 import type { Clock } from './clock.ts';
 import { DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
@@ -32,6 +36,8 @@ export interface AppDeps {
   pool: DatabaseHandle['pool'];
   /** Database change notices that let caches answer without a query; unset, every read asks. */
   changes?: ChangeFeed;
+  storage: ImageStorage;
+  jobs: Jobs;
   clock: Clock;
   ids: Ids;
   /** HMAC key of page cursors, shared by every instance (see db/server-secrets.ts). */
@@ -52,12 +58,33 @@ export interface ApiDeps {
   cursors: CursorCodec;
   documents: ProductDocuments;
   lists: ListCache;
+  storage: ImageStorage;
+  jobs: Jobs;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
+export function apiDeps(deps: AppDeps): ApiDeps {
+  return {
+    db: deps.db,
+    pool: deps.pool,
+    clock: deps.clock,
+    ids: deps.ids,
+    baseUrl: deps.config.baseUrl,
+    cursors: cursorCodec(deps.cursorKey),
+    lists: new ListCache(deps.changes),
+    storage: deps.storage,
+    jobs: deps.jobs,
+    documents: productDocuments(
+      (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
+      deps.changes,
+    ),
+  };
+}
+
 /** Builds the whole HTTP application; no socket, no environment reading (architecture: habit 1). */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
@@ -115,23 +142,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(healthRoutes, { db: deps.db });
 
-  const apiDeps: ApiDeps = {
-    db: deps.db,
-    pool: deps.pool,
-    clock: deps.clock,
-    ids: deps.ids,
-    baseUrl: deps.config.baseUrl,
-    cursors: cursorCodec(deps.cursorKey),
-    lists: new ListCache(deps.changes),
-    documents: productDocuments(
-      (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
-      deps.changes,
-    ),
-  };
+  const apiDeps = api;
   const keyDeps = { db: deps.db, pool: deps.pool, clock: deps.clock, keys: apiKeyCache(deps.changes) };
   const resolve: CredentialResolver = async (presented) =>
     presented.startsWith(API_KEY_PREFIX) ? authenticateApiKey(keyDeps, presented) : undefined;
 
+  await app.register(imageFilesRoutes, { deps: apiDeps });
   await app.register(async (api) => {
     registerAuthentication(api, resolve);
     await registerRateLimit(api, deps.config.rateLimitPerMinute, deps.redis);
@@ -140,6 +156,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(productsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(variantsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
     await api.register(variantsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
+    await api.register(imagesRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
+    await api.register(imagesRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(storePagesRoutes, { deps: apiDeps });
     await api.register(websiteRoutes, { deps: apiDeps });
   });

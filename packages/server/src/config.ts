@@ -14,6 +14,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Memory for rendered product documents (catalog/product-documents.ts), in MiB. */
   productCacheMb: number;
+  /** Image jobs processed at once by this process; 0: none (another process runs `emporium worker`). */
+  imageWorkers: number;
   demoSite: boolean;
 }
 
@@ -84,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
     redisUrl,
     productCacheMb: integer(env, 'PRODUCT_CACHE_MB', DEFAULT_PRODUCT_CACHE_MB, 0, 65_536),
+    // One on 2 cores: resizing takes a whole core, and the API must keep the other.
+    imageWorkers: integer(env, 'IMAGE_WORKERS', 1, 0, 64),
     demoSite: boolean(env, 'DEMO_SITE', true),
   };
 }

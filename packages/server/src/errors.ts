@@ -64,6 +64,11 @@ export class MethodNotAllowed extends DomainError {
   }
 }
 
+export class PayloadTooLarge extends DomainError {
+  readonly status = 413;
+  readonly type = 'INVALID_REQUEST_ERROR';
+}
+
 export class RateLimited extends DomainError {
   readonly status = 429;
   readonly type = 'TOO_MANY_REQUESTS';

@@ -1,11 +1,15 @@
+import path from 'node:path';
 import { Redis } from 'ioredis';
-import { buildApp } from './app.ts';
+import { apiDeps, buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { processImage } from './catalog/images.service.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
 import { randomIds } from './ids.ts';
+import { Jobs } from './jobs/queue.ts';
+import { FileImageStorage } from './media/storage.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
 
 /** A client tuned for rate limiting: a slow Redis must not hold requests up (skipOnError lets them pass). */
@@ -43,14 +47,21 @@ export async function serve(config: Config): Promise<void> {
   const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
   const changes = new ChangeFeed(connection.url);
   changes.start();
-  const app = await buildApp({
+  const jobs = new Jobs(connection.url);
+  await jobs.start();
+  const storage = new FileImageStorage(path.join(config.dataDir, 'images'));
+  const appDeps = {
     ...deps,
     pool: connection.pool,
     changes,
+    storage,
+    jobs,
     config,
     redis,
     cursorKey: await serverSecret(connection.db, 'cursor'),
-  });
+  };
+  const api = apiDeps(appDeps);
+  const app = await buildApp(appDeps, api);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -59,6 +70,7 @@ export async function serve(config: Config): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     try {
       await app.close(); // stops accepting, lets requests in flight finish
+      await jobs.stop(); // lets the image in hand finish; an unfinished one is handed out again
       redis?.disconnect();
       await changes.stop();
       await connection.shutdown();
@@ -71,9 +83,11 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
+  await jobs.workImages(config.imageWorkers, (data, attempt) => processImage(api, data, attempt));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await jobs.stop();
     await changes.stop();
     await connection.shutdown();
     throw error;

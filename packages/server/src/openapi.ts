@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -5,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { openDatabase } from './db/database.ts';
+import { Jobs } from './jobs/queue.ts';
+import { FileImageStorage } from './media/storage.ts';
 import { randomIds } from './ids.ts';
 
 /** Where the committed document lives: the repository root. */
@@ -20,6 +23,8 @@ export async function openapiDocument(): Promise<string> {
     config: { baseUrl: 'http://127.0.0.1:8080', logLevel: 'silent', rateLimitPerMinute: 300 },
     db: handle.db,
     pool: handle.pool,
+    storage: new FileImageStorage(os.tmpdir()),
+    jobs: new Jobs(handle.url), // never started: nothing is queued while documenting
     clock: systemClock,
     ids: randomIds,
     cursorKey: randomBytes(32),

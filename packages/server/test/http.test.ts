@@ -1,3 +1,4 @@
+import os from 'node:os';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
@@ -5,6 +6,8 @@ import { createStorePage } from '../src/catalog/store-pages.service.ts';
 import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { Jobs } from '../src/jobs/queue.ts';
+import { FileImageStorage } from '../src/media/storage.ts';
 import { randomIds } from '../src/ids.ts';
 import { freePort } from '../src/net.ts';
 import { revokeApiKey } from '../src/owner/api-keys.service.ts';
@@ -314,6 +317,8 @@ describe('database outage', () => {
       config: { baseUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
       db: handle.db,
       pool: handle.pool,
+      storage: new FileImageStorage(os.tmpdir()),
+      jobs: new Jobs(handle.url),
       clock: systemClock,
       ids: randomIds,
       cursorKey: Buffer.alloc(32),

@@ -14,7 +14,7 @@ test('the committed openapi.json matches the route schemas (run `npm run openapi
   assert.equal(fs.readFileSync(OPENAPI_PATH, 'utf8'), await openapiDocument());
 });
 
-test('the document describes every products and variants endpoint', async () => {
+test('the document describes every products, variants and images endpoint', async () => {
   const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
   assert.deepEqual(Object.keys(document.paths).sort(), [
     '/1.0/authorization/website',
@@ -22,8 +22,11 @@ test('the document describes every products and variants endpoint', async () => 
     '/1.1/commerce/products',
     '/1.1/commerce/products/{productIdCsvs}',
     '/1.1/commerce/products/{productId}',
+    '/1.1/commerce/products/{productId}/images',
+    '/1.1/commerce/products/{productId}/images/{imageId}/status',
     '/1.1/commerce/products/{productId}/variants',
     '/1.1/commerce/products/{productId}/variants/{variantId}',
+    '/images/{imageId}',
   ]);
 });
 

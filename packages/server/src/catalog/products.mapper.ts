@@ -1,19 +1,38 @@
-import type { ProductsTable, VariantsTable } from '../db/schema.ts';
+import type { ImagesTable, ProductsTable, VariantsTable } from '../db/schema.ts';
 import { fromMinorUnits } from './money.ts';
-import type { ProductT, ProductVariantT } from './products.schemas.ts';
+import type { ProductImageT, ProductT, ProductVariantT } from './products.schemas.ts';
 
 /** A product as the read queries return it: its store page slug and its variants alongside. */
 export type ProductRow = Omit<ProductsTable, 'search_text'> & {
   store_page_slug: string;
   variants: VariantRow[];
+  images: ImageRow[];
 };
 export type VariantRow = Omit<VariantsTable, 'created_at'>;
+export type ImageRow = Pick<ImagesTable, 'id' | 'position' | 'alt_text' | 'width' | 'height' | 'widths'>;
+
+/** Where an image is served: public, like a CDN; `?format=500w` for a width (api-details 5). */
+export function imageUrl(baseUrl: string, imageId: string): string {
+  return `${baseUrl}/images/${imageId}`;
+}
+
+export function toImage(row: ImageRow, baseUrl: string): ProductImageT {
+  return {
+    id: row.id,
+    altText: row.alt_text,
+    orderIndex: row.position,
+    url: imageUrl(baseUrl, row.id),
+    originalSize: { width: row.width, height: row.height },
+    availableFormats: row.widths.map((w) => `${w}w`),
+  };
+}
 
 function pricing(currency: string, base: number, sale: number, onSale: boolean) {
   return { basePrice: fromMinorUnits(base, currency), salePrice: fromMinorUnits(sale, currency), onSale };
 }
 
-export function toVariant(row: VariantRow): ProductVariantT {
+/** A variant as sent; `image` is the image it shows, from the product's images. */
+export function toVariant(row: VariantRow, image: ProductImageT | null = null): ProductVariantT {
   const measurements = {
     weight: { unit: row.weight_unit, value: row.weight_value },
     dimensions: { unit: row.dimension_unit, length: row.length, width: row.width, height: row.height },
@@ -22,7 +41,7 @@ export function toVariant(row: VariantRow): ProductVariantT {
     id: row.id,
     sku: row.sku,
     attributes: row.attributes,
-    image: null,
+    image,
     pricing: pricing(row.currency, row.base_price_minor, row.sale_price_minor, row.on_sale),
     stock: { quantity: row.stock_quantity, unlimited: row.stock_unlimited },
     // The spec names the field `measurements`; real clients read `shippingMeasurements` (api-details 3).
@@ -32,6 +51,7 @@ export function toVariant(row: VariantRow): ProductVariantT {
 }
 
 export function toProduct(row: ProductRow, baseUrl: string): ProductT {
+  const images = row.images.map((i) => toImage(i, baseUrl));
   return {
     id: row.id,
     type: row.type,
@@ -43,8 +63,8 @@ export function toProduct(row: ProductRow, baseUrl: string): ProductT {
     tags: row.tags,
     isVisible: row.is_visible,
     variantAttributes: row.variant_attributes,
-    variants: row.variants.map(toVariant),
-    images: [],
+    variants: row.variants.map((v) => toVariant(v, images.find((i) => i.id === v.image_id) ?? null)),
+    images,
     pricing:
       row.type === 'DIGITAL' && row.currency
         ? pricing(row.currency, row.base_price_minor ?? 0, row.sale_price_minor ?? 0, row.on_sale ?? false)

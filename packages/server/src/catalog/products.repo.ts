@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
-import type { ProductRow, VariantRow } from './products.mapper.ts';
+import type { ImageRow, ProductRow, VariantRow } from './products.mapper.ts';
 
 /** SQL for products and their variants; nothing else in the catalog touches these tables. */
 
@@ -27,8 +27,8 @@ const PRODUCT_COLUMNS = [
 ] as const;
 
 /**
- * Products with their store page slug and their variants in one round trip: the variants come
- * as a JSON array from a correlated subquery on the (product_id, position) index.
+ * Products with their store page slug, variants and images in one round trip: each list comes
+ * as a JSON array from a correlated subquery on its (product_id, position) index.
  */
 function products(db: Db, websiteId: string) {
   return db
@@ -41,6 +41,13 @@ function products(db: Db, websiteId: string) {
         VariantRow[]
       >`(SELECT coalesce(json_agg(v ORDER BY v.position), '[]') FROM variants v WHERE v.product_id = products.id)`.as(
         'variants',
+      ),
+    )
+    .select(
+      sql<
+        ImageRow[]
+      >`(SELECT coalesce(json_agg(i ORDER BY i.position), '[]') FROM images i WHERE i.product_id = products.id)`.as(
+        'images',
       ),
     )
     .where('products.website_id', '=', websiteId);

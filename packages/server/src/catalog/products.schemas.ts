@@ -179,3 +179,4 @@ export const ProductsById = Type.Object({ products: Type.Array(Product) });
 
 export type ProductT = Static<typeof Product>;
 export type ProductVariantT = Static<typeof ProductVariant>;
+export type ProductImageT = Static<typeof ProductImage>;

@@ -1,9 +1,14 @@
 import { Migrator, type Kysely } from 'kysely';
 import * as initial from './migrations/001-initial.ts';
 import * as changeNotifications from './migrations/002-change-notifications.ts';
+import * as images from './migrations/003-images.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
-const migrations = { '001-initial': initial, '002-change-notifications': changeNotifications };
+const migrations = {
+  '001-initial': initial,
+  '002-change-notifications': changeNotifications,
+  '003-images': images,
+};
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

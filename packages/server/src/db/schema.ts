@@ -97,6 +97,27 @@ export interface VariantsTable {
   created_at: Timestamp;
 }
 
+export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp';
+export type ImageStatus = 'QUEUED' | 'PROCESSING' | 'READY' | 'ERROR';
+
+export interface ImagesTable {
+  id: string;
+  product_id: string;
+  website_id: string;
+  /** 0-based and dense within the product: the orderIndex. */
+  position: number;
+  alt_text: string;
+  file_name: string;
+  format: ImageFormat;
+  status: ImageStatus;
+  /** The original's size, EXIF orientation applied: from its header, then from decoding it. */
+  width: number;
+  height: number;
+  /** The widths written (api-details 3), ascending. */
+  widths: number[];
+  created_at: Timestamp;
+}
+
 export interface Database {
   owners: OwnersTable;
   websites: WebsitesTable;
@@ -105,4 +126,5 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   products: ProductsTable;
   variants: VariantsTable;
+  images: ImagesTable;
 }

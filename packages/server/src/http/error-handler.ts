@@ -3,6 +3,7 @@ import {
   DomainError,
   MethodNotAllowed,
   NotFound,
+  PayloadTooLarge,
   RateLimited,
   ServiceUnavailable,
   Unauthorized,
@@ -36,6 +37,8 @@ function toDomainError(error: FastifyError): DomainError | undefined {
       return new UnsupportedMediaType();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new PayloadTooLarge('body: larger than this endpoint accepts');
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new PayloadTooLarge('file: larger than this endpoint accepts');
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return new ValidationError('path: a path parameter is too long', null);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -57,11 +60,6 @@ export class UnsupportedMediaType extends DomainError {
   constructor() {
     super('Content-Type: this endpoint takes application/json', 'INVALID_CONTENT_TYPE');
   }
-}
-
-export class PayloadTooLarge extends DomainError {
-  readonly status = 413;
-  readonly type = 'INVALID_REQUEST_ERROR';
 }
 
 function send(reply: FastifyReply, request: FastifyRequest, error: DomainError) {

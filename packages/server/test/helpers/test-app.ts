@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
-import { buildApp } from '../../src/app.ts';
+import { apiDeps, buildApp } from '../../src/app.ts';
+import { processImage } from '../../src/catalog/images.service.ts';
+import { Jobs } from '../../src/jobs/queue.ts';
+import { FileImageStorage } from '../../src/media/storage.ts';
 import type { Clock } from '../../src/clock.ts';
 import { ChangeFeed } from '../../src/db/change-feed.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
@@ -41,6 +47,8 @@ export interface TestContext {
   /** Every log line the app wrote, for tests about logging. */
   logs: string[];
   site(options?: SiteOptions): Promise<Site>;
+  /** Resolves once a worker of this app has finished the image's job (READY or ERROR). */
+  imageProcessed(imageId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,6 +77,8 @@ export interface TestAppOptions {
   redis?: Redis;
   /** false: no change feed, so every read asks the database. */
   changeFeed?: boolean;
+  /** Image workers to run in-process; 0 (the default) starts no job queue at all. */
+  imageWorkers?: number;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -89,10 +99,14 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     changes.start();
     await live;
   }
-  const app = await buildApp({
+  const imagesDir = await fs.mkdtemp(path.join(os.tmpdir(), 'emporium-images-'));
+  const jobs = new Jobs(url);
+  const appDeps = {
     ...deps,
     pool: handle.pool,
     changes,
+    storage: new FileImageStorage(imagesDir),
+    jobs,
     config: {
       baseUrl: BASE_URL,
       logLevel: options.logLevel ?? 'info',
@@ -101,7 +115,20 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     cursorKey: randomBytes(32),
     redis: options.redis,
     logStream,
-  });
+  };
+  const api = apiDeps(appDeps);
+  const app = await buildApp(appDeps, api);
+  const imageWorkers = options.imageWorkers ?? 0;
+  const processed = new Set<string>();
+  const events = new EventEmitter();
+  if (imageWorkers > 0) {
+    await jobs.start();
+    await jobs.workImages(imageWorkers, async (data, attempt) => {
+      await processImage(api, data, attempt);
+      processed.add(data.imageId);
+      events.emit('processed', data.imageId);
+    });
+  }
   return {
     app,
     db: handle.db,
@@ -132,9 +159,22 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
           app.inject({ ...opts, headers: { ...headers, ...(opts.headers as Record<string, string>) } }),
       };
     },
+    imageProcessed: (imageId) =>
+      processed.has(imageId)
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            const listener = (id: string) => {
+              if (id !== imageId) return;
+              events.off('processed', listener);
+              resolve();
+            };
+            events.on('processed', listener);
+          }),
     async close() {
       await app.close();
+      if (imageWorkers > 0) await jobs.stop();
       await changes?.stop();
+      await fs.rm(imagesDir, { recursive: true, force: true });
       await handle.close();
     },
   };

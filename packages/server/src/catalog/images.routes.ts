@@ -1,0 +1,101 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { ApiDeps } from '../app.ts';
+import { ValidationError } from '../errors.ts';
+import { websiteOf } from '../http/authenticate.ts';
+import { errorResponses } from '../http/common.schemas.ts';
+import { imageStatus, MAX_UPLOAD_MB, uploadImage } from './images.service.ts';
+
+const READ = { scope: 'website.products.read' };
+const WRITE = { scope: 'website.products' };
+const tags = ['Images'];
+
+const ImageParams = Type.Object({ productId: Type.String(), imageId: Type.String() });
+
+/** /1.1/commerce/products/{productId}/images (and the /1.0 alias). */
+export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (
+  app,
+  { deps, alias },
+) => {
+  const hide = alias ?? false;
+  // Streams the file part to storage; the 20 MB cap ends the stream with a 413 (api-details 5).
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 10, parts: 20 },
+  });
+  // Any other body reaches the handler, which answers 400 INVALID_CONTENT_TYPE (api-details 5).
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    payload.resume();
+    done(null, undefined);
+  });
+
+  app.post(
+    '/:productId/images',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Upload an image',
+        description:
+          'multipart/form-data with the file in a part named `file`: JPEG, PNG, GIF or WebP (decided from the bytes), at most 20 MB and 60 megapixels, 100 images a product. Answers 202 once the original is stored and its processing queued; follow the status endpoint.',
+        params: Type.Object({ productId: Type.String() }),
+        consumes: ['multipart/form-data'],
+        response: {
+          202: Type.Object({ imageId: Type.String() }),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new ValidationError(
+          'Content-Type: send the image as multipart/form-data, in a part named "file"',
+          'INVALID_CONTENT_TYPE',
+        );
+      }
+      const part = await request.file();
+      if (!part || part.fieldname !== 'file') {
+        part?.file.resume();
+        throw new ValidationError('file: a part named "file" with the image is required', 'MISSING_ARGUMENT');
+      }
+      const result = await uploadImage(deps, websiteOf(request), request.params.productId, {
+        stream: part.file,
+        fileName: part.filename,
+        truncated: () => part.file.truncated,
+      });
+      return reply.code(202).send(result);
+    },
+  );
+
+  app.get(
+    '/:productId/images/:imageId/status',
+    {
+      config: READ,
+      schema: {
+        hide,
+        tags,
+        summary: 'Processing status of an image',
+        description:
+          'QUEUED (stored, waiting), PROCESSING (a worker holds it), READY (every width written) or ERROR (undecodable, or failed after retries).',
+        params: ImageParams,
+        response: {
+          200: Type.Object({
+            id: Type.String(),
+            status: Type.Union([
+              Type.Literal('QUEUED'),
+              Type.Literal('PROCESSING'),
+              Type.Literal('READY'),
+              Type.Literal('ERROR'),
+            ]),
+          }),
+          ...errorResponses(401, 403, 404, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { productId, imageId } = request.params;
+      return imageStatus(deps, websiteOf(request), productId, imageId);
+    },
+  );
+};

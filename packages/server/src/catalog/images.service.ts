@@ -1,0 +1,147 @@
+import fs from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { ImageStatus } from '../db/schema.ts';
+import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../errors.ts';
+import type { Jobs, ImageJobData } from '../jobs/queue.ts';
+import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage } from '../media/images.ts';
+import type { ImageStorage } from '../media/storage.ts';
+import * as images from './images.repo.ts';
+import { changeProduct } from './product-changes.ts';
+import * as repo from './products.repo.ts';
+import type { CatalogDeps } from './products.service.ts';
+
+/** A product's images, beyond which an upload is refused (api-details 5). */
+export const MAX_IMAGES = 100;
+export const MAX_UPLOAD_MB = 20;
+const MAX_ALT_TEXT = 1000;
+const MAX_FILE_NAME = 255;
+
+export interface ImageDeps extends CatalogDeps {
+  storage: ImageStorage;
+  jobs: Jobs;
+}
+
+/** The last path segment of a client's file name, whichever separator its system uses. */
+function basename(fileName: string): string {
+  return (fileName.split(/[\\/]/).pop() ?? '').trim().slice(0, MAX_FILE_NAME);
+}
+
+async function firstBytes(file: string): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Stores the original durably, checks it is an image this API takes, then in one transaction
+ * adds the image last and queues its processing: the answer (202) means neither can be lost.
+ * Anything refused leaves no file behind.
+ */
+export async function uploadImage(
+  deps: ImageDeps,
+  websiteId: string,
+  productId: string,
+  /** `truncated`: whether the stream stopped at the size limit rather than at the file's end. */
+  upload: { stream: Readable; fileName: string; truncated: () => boolean },
+): Promise<{ imageId: string }> {
+  // Before reading megabytes: the product must be this website's.
+  if ((await repo.selectProductHeads(deps, websiteId, [productId])).length === 0) {
+    upload.stream.resume();
+    throw new NotFound(`product not found: ${productId}`);
+  }
+  const imageId = deps.ids.objectId();
+  try {
+    await deps.storage.put(imageId, 'original', upload.stream);
+    if (upload.truncated()) throw new PayloadTooLarge(`file: larger than ${MAX_UPLOAD_MB} MB`);
+    const file = deps.storage.localPath(imageId, 'original');
+    const format = detectFormat(await firstBytes(file));
+    if (!format) throw new ValidationError('file: not a JPEG, PNG, GIF or WebP image');
+    const size = await declaredSize(file);
+    if (!size) throw new ValidationError('file: the image cannot be read');
+    if (size.width * size.height > MAX_PIXELS) {
+      throw new ValidationError(`file: ${size.width}x${size.height} is over ${MAX_PIXELS / 1e6} megapixels`);
+    }
+    const fileName = basename(upload.fileName);
+    await changeProduct(deps, websiteId, productId, async (trx) => {
+      const count = await images.countImages(trx, productId);
+      if (count >= MAX_IMAGES) {
+        throw new Conflict(`images: a product has at most ${MAX_IMAGES} images`, 'IMAGE_LIMIT_REACHED');
+      }
+      await images.insertImage(trx, {
+        id: imageId,
+        product_id: productId,
+        website_id: websiteId,
+        position: count,
+        alt_text: fileName.replace(/\.[^.]*$/, '').slice(0, MAX_ALT_TEXT),
+        file_name: fileName,
+        format,
+        status: 'QUEUED',
+        width: size.width,
+        height: size.height,
+        widths: [],
+        created_at: deps.clock.now(),
+      });
+      await deps.jobs.enqueueImage(trx, { imageId });
+      return { result: undefined };
+    });
+  } catch (error) {
+    await deps.storage.remove(imageId);
+    throw error;
+  }
+  return { imageId };
+}
+
+export async function imageStatus(
+  deps: ImageDeps,
+  websiteId: string,
+  productId: string,
+  imageId: string,
+): Promise<{ id: string; status: ImageStatus }> {
+  const image = await images.findImage(deps.db, websiteId, productId, imageId);
+  if (!image) throw new NotFound(`image not found: ${imageId}`);
+  return { id: image.id, status: image.status };
+}
+
+/**
+ * The image job: every width, then READY; ERROR when the file cannot be decoded, or when the last
+ * retry failed. Idempotent: a job handed out again after a crash redoes the files (each written
+ * whole) and ends the same way; an image already finished, or gone, is left alone.
+ */
+export async function processImage(
+  deps: ImageDeps,
+  { imageId }: ImageJobData,
+  attempt: { retryCount: number; retryLimit: number },
+): Promise<void> {
+  const image = await images.findImageById(deps.db, imageId);
+  if (!image || image.status === 'READY' || image.status === 'ERROR') return;
+  const finish = async (changes: Parameters<typeof images.updateImage>[2]) => {
+    try {
+      await changeProduct(deps, image.website_id, image.product_id, async (trx) => {
+        await images.updateImage(trx, imageId, changes);
+        return { result: undefined };
+      });
+    } catch (error) {
+      if (!(error instanceof NotFound)) throw error; // the product was deleted meanwhile
+    }
+  };
+  await images.setImageStatus(deps.db, imageId, 'PROCESSING');
+  try {
+    const rendered = await renderWidths(
+      deps.storage.localPath(imageId, 'original'),
+      image.format,
+      (name, bytes) => deps.storage.put(imageId, name, bytes),
+    );
+    await finish({ status: 'READY', ...rendered });
+  } catch (error) {
+    if (error instanceof UndecodableImage || attempt.retryCount >= attempt.retryLimit) {
+      await finish({ status: 'ERROR' });
+      return;
+    }
+    await images.setImageStatus(deps.db, imageId, 'QUEUED');
+    throw error;
+  }
+}

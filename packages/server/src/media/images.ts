@@ -1,0 +1,74 @@
+import sharp, { type OutputInfo } from 'sharp';
+import type { ImageFormat } from '../db/schema.ts';
+
+/** The widths generated, each only when not wider than the original (api-details 3). */
+export const WIDTHS = [100, 300, 500, 750, 1000, 1500, 2500] as const;
+/** Larger images are refused at upload, and never decoded (api-details 5). */
+export const MAX_PIXELS = 60_000_000;
+
+export const CONTENT_TYPES: Record<ImageFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The format from the file's first bytes, never from its name or the part's content type. */
+export function detectFormat(head: Buffer): ImageFormat | undefined {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
+  if (head.subarray(0, 8).equals(PNG)) return 'png';
+  const ascii = head.subarray(0, 12).toString('latin1');
+  if (ascii.startsWith('GIF87a') || ascii.startsWith('GIF89a')) return 'gif';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'webp';
+  return undefined;
+}
+
+/**
+ * The size the image declares in its header, as displayed (EXIF orientations 5 to 8 swap width
+ * and height). Reads the header only: a small file that declares enormous dimensions costs
+ * nothing here and is refused by its caller.
+ */
+export async function declaredSize(file: string): Promise<{ width: number; height: number } | undefined> {
+  try {
+    // No pixel limit for a header: the caller refuses what is too large, with a clear message.
+    const { width, height, orientation } = await sharp(file, { limitInputPixels: false }).metadata();
+    if (!width || !height) return undefined;
+    return (orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file that cannot be decoded: an expected outcome (status ERROR), not a failure to retry. */
+export class UndecodableImage extends Error {}
+
+/**
+ * Decodes the original once (first frame of an animation, EXIF orientation applied, metadata
+ * dropped: sharp writes none unless asked) and writes every width not wider than it, in the
+ * original's format. sharp's `limitInputPixels` refuses a decompression bomb before decoding.
+ */
+export async function renderWidths(
+  file: string,
+  format: ImageFormat,
+  write: (name: string, bytes: Buffer) => Promise<void>,
+): Promise<{ width: number; height: number; widths: number[] }> {
+  let decoded: { data: Buffer; info: OutputInfo };
+  try {
+    decoded = await sharp(file, { limitInputPixels: MAX_PIXELS })
+      .rotate()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw new UndecodableImage((error as Error).message);
+  }
+  const { data, info } = decoded;
+  const raw = { width: info.width, height: info.height, channels: info.channels };
+  const widths = WIDTHS.filter((w) => w <= info.width);
+  for (const width of widths) {
+    const bytes = await sharp(data, { raw }).resize({ width }).toFormat(format).toBuffer();
+    await write(`${width}w`, bytes);
+  }
+  return { width: info.width, height: info.height, widths };
+}

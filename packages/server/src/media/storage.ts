@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Where image files live: by image id, then the name of the file (`original`, `500w`). */
+export interface ImageStorage {
+  /** Writes the file whole or not at all: a crash never leaves a half file under its name. */
+  put(imageId: string, name: string, data: Buffer | Readable): Promise<void>;
+  /** The file's bytes as a stream and its size, or undefined when there is no such file. */
+  open(imageId: string, name: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /** A local path sharp can read, for processing. */
+  localPath(imageId: string, name: string): string;
+  /** Removes every file of the image; nothing to remove is not an error. */
+  remove(imageId: string): Promise<void>;
+  /** The ids of every image with files, for the sweep of orphans. */
+  imageIds(): Promise<string[]>;
+}
+
+const ID = /^[a-f0-9]{24}$/;
+const NAME = /^(original|\d{1,5}w)$/;
+
+/**
+ * Files under one folder (DATA_DIR/images by default). Names are built from ids only, never from
+ * user input, and checked: a path can never leave the folder.
+ */
+export class FileImageStorage implements ImageStorage {
+  constructor(private readonly root: string) {}
+
+  private file(imageId: string, name: string): string {
+    if (!ID.test(imageId) || !NAME.test(name)) throw new Error(`not an image file name: ${imageId}/${name}`);
+    return path.join(this.root, imageId, name);
+  }
+
+  localPath(imageId: string, name: string): string {
+    return this.file(imageId, name);
+  }
+
+  async put(imageId: string, name: string, data: Buffer | Readable): Promise<void> {
+    const target = this.file(imageId, name);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
+    try {
+      const out = fs.createWriteStream(temporary, { flags: 'wx' });
+      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
+      // Flushed before the rename, so the name only ever points at a complete file.
+      const handle = await fs.promises.open(temporary, 'r+');
+      await handle.sync();
+      await handle.close();
+      await fs.promises.rename(temporary, target);
+    } catch (error) {
+      await fs.promises.rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async open(imageId: string, name: string): Promise<{ stream: Readable; size: number } | undefined> {
+    const file = this.file(imageId, name);
+    try {
+      const handle = await fs.promises.open(file, 'r');
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async remove(imageId: string): Promise<void> {
+    if (!ID.test(imageId)) throw new Error(`not an image id: ${imageId}`);
+    await fs.promises.rm(path.join(this.root, imageId), { recursive: true, force: true });
+  }
+
+  async imageIds(): Promise<string[]> {
+    try {
+      return (await fs.promises.readdir(this.root)).filter((entry) => ID.test(entry));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+}
