@@ -269,3 +269,132 @@ describe('images across websites', () => {
     assert.equal((await product(p.id)).images.length, 1);
   });
 });
+
+describe('alt text, order and delete', () => {
+  const call = (method: 'POST' | 'DELETE', url: string, payload?: object, s: Site = site) =>
+    s.call({ method, url: `${PRODUCTS}${url}`, ...(payload && { payload }) });
+  const ids = async (productId: string) =>
+    (await product(productId)).images.map((i: { id: string; orderIndex: number }, index: number) => {
+      assert.equal(i.orderIndex, index, 'orderIndex is dense');
+      return i.id;
+    });
+  /** A product with three processed images a, b, c, in that order. */
+  const threeImages = async () => {
+    const p = await createProduct(site, physical(site));
+    const jpeg = await picture(120, 120).jpeg().toBuffer();
+    const [a, b, c] = [
+      await processed(p.id, 'a.jpg', jpeg),
+      await processed(p.id, 'b.jpg', jpeg),
+      await processed(p.id, 'c.jpg', jpeg),
+    ];
+    return { p, a: a!, b: b!, c: c! };
+  };
+
+  test('alt text: plain or wrapped, at most 1000 characters; 200 with the image', async () => {
+    const { p, a } = await threeImages();
+    const res = await call('POST', `/${p.id}/images/${a}`, { altText: 'A red mug' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().altText, 'A red mug');
+    assert.equal(res.json().id, a);
+    const wrapped = await call('POST', `/${p.id}/images/${a}`, { altText: { present: true, value: 'Mug' } });
+    assert.equal(wrapped.json().altText, 'Mug');
+    assertError(
+      await call('POST', `/${p.id}/images/${a}`, { altText: 'x'.repeat(1001) }),
+      400,
+      'INVALID_REQUEST_ERROR',
+      'INVALID_ARGUMENT',
+    );
+    assert.equal((await product(p.id)).images[0].altText, 'Mug');
+  });
+
+  test('order: after another image, or first with null; an image of another product is a 400', async () => {
+    const { p, a, b, c } = await threeImages();
+    assert.equal((await call('POST', `/${p.id}/images/${a}/order`, { afterImageId: c })).statusCode, 204);
+    assert.deepEqual(await ids(p.id), [b, c, a]);
+    assert.equal((await call('POST', `/${p.id}/images/${c}/order`, { afterImageId: null })).statusCode, 204);
+    assert.deepEqual(await ids(p.id), [c, b, a]);
+    const other = await threeImages();
+    assertError(
+      await call('POST', `/${p.id}/images/${a}/order`, { afterImageId: other.a }),
+      400,
+      'INVALID_REQUEST_ERROR',
+      'INVALID_ARGUMENT',
+      /not an image of this product/,
+    );
+    assert.deepEqual(await ids(p.id), [c, b, a]);
+  });
+
+  test('delete: 204, the order closes up, variants showing it show none, its files are gone', async () => {
+    const { p, a, b, c } = await threeImages();
+    const variantId = p.variants[0].id;
+    const show = await call('POST', `/${p.id}/variants/${variantId}/image`, { imageId: b });
+    assert.equal(show.statusCode, 204, show.body);
+    assert.equal((await product(p.id)).variants[0].image.id, b);
+    assert.equal((await call('DELETE', `/${p.id}/images/${b}`)).statusCode, 204);
+    assert.deepEqual(await ids(p.id), [a, c]);
+    assert.equal((await product(p.id)).variants[0].image, null);
+    assert.equal((await serve(`/images/${b}`)).statusCode, 404);
+    assertError(
+      await call('DELETE', `/${p.id}/images/${b}`),
+      404,
+      'INVALID_REQUEST_ERROR',
+      'INVALID_ARGUMENT',
+    );
+  });
+
+  test('a variant shows only an image of its own product; null removes it', async () => {
+    const { p, a } = await threeImages();
+    const other = await threeImages();
+    const url = `/${p.id}/variants/${p.variants[0].id}/image`;
+    assertError(
+      await call('POST', url, { imageId: other.a }),
+      400,
+      'INVALID_REQUEST_ERROR',
+      'INVALID_ARGUMENT',
+      /not an image of this product/,
+    );
+    assert.equal((await call('POST', url, { imageId: a })).statusCode, 204);
+    const variant = (await product(p.id)).variants[0];
+    assert.deepEqual(variant.image, (await product(p.id)).images[0]);
+    assert.equal((await call('POST', url, { imageId: null })).statusCode, 204);
+    assert.equal((await product(p.id)).variants[0].image, null);
+  });
+
+  test("deleting a product removes its images' files", async () => {
+    const { p, a } = await threeImages();
+    assert.equal((await serve(`/images/${a}`)).statusCode, 200);
+    assert.equal((await call('DELETE', `/${p.id}`)).statusCode, 204);
+    assert.equal((await serve(`/images/${a}`)).statusCode, 404);
+  });
+
+  test('another website reaches none of these routes: 404, nothing changed', async () => {
+    const { p, a } = await threeImages();
+    const other = await ctx.site();
+    const before = await product(p.id);
+    for (const res of [
+      await call('POST', `/${p.id}/images/${a}`, { altText: 'theirs' }, other),
+      await call('POST', `/${p.id}/images/${a}/order`, { afterImageId: null }, other),
+      await call('DELETE', `/${p.id}/images/${a}`, undefined, other),
+      await call('POST', `/${p.id}/variants/${p.variants[0].id}/image`, { imageId: a }, other),
+    ]) {
+      assertError(res, 404, 'INVALID_REQUEST_ERROR', 'INVALID_ARGUMENT');
+    }
+    assert.deepEqual(await product(p.id), before);
+  });
+
+  test('concurrent uploads to one product keep a dense order with no gaps or repeats', async () => {
+    const p = await createProduct(site, physical(site));
+    const jpeg = await picture(50, 50).jpeg().toBuffer();
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => upload(p.id, `c${i}.jpg`, jpeg)));
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      Array(8).fill(202),
+    );
+    const images = (await product(p.id)).images;
+    assert.deepEqual(
+      images.map((i: { orderIndex: number }) => i.orderIndex),
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    );
+    await Promise.all(results.map((r) => ctx.imageProcessed(r.json().imageId)));
+  });
+});

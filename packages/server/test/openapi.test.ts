@@ -23,9 +23,12 @@ test('the document describes every products, variants and images endpoint', asyn
     '/1.1/commerce/products/{productIdCsvs}',
     '/1.1/commerce/products/{productId}',
     '/1.1/commerce/products/{productId}/images',
+    '/1.1/commerce/products/{productId}/images/{imageId}',
+    '/1.1/commerce/products/{productId}/images/{imageId}/order',
     '/1.1/commerce/products/{productId}/images/{imageId}/status',
     '/1.1/commerce/products/{productId}/variants',
     '/1.1/commerce/products/{productId}/variants/{variantId}',
+    '/1.1/commerce/products/{productId}/variants/{variantId}/image',
     '/images/{imageId}',
   ]);
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { ImagesTable, ImageStatus } from '../db/schema.ts';
 
@@ -42,4 +43,27 @@ export async function setImageStatus(db: Db, imageId: string, status: ImageStatu
 
 export async function updateImage(db: Db, imageId: string, changes: Partial<ImagesTable>): Promise<void> {
   await db.updateTable('images').set(changes).where('id', '=', imageId).execute();
+}
+
+/** The product's image ids in their order. */
+export async function imageOrder(db: Db, productId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('images')
+    .select('id')
+    .where('product_id', '=', productId)
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Positions 0, 1, 2... in the order given: orderIndex stays dense (api-details 5). */
+export async function renumberImages(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`UPDATE images SET position = o.ordinality - 1
+            FROM unnest(${ids}::text[]) WITH ORDINALITY AS o(id, ordinality)
+            WHERE images.id = o.id`.execute(db);
+}
+
+export async function deleteImage(db: Db, imageId: string): Promise<void> {
+  await db.deleteFrom('images').where('id', '=', imageId).execute();
 }

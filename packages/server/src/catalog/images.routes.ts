@@ -4,8 +4,17 @@ import { Type } from 'typebox';
 import type { ApiDeps } from '../app.ts';
 import { ValidationError } from '../errors.ts';
 import { websiteOf } from '../http/authenticate.ts';
-import { errorResponses } from '../http/common.schemas.ts';
-import { imageStatus, MAX_UPLOAD_MB, uploadImage } from './images.service.ts';
+import { unwrapChanges } from '../http/change-wrapper.ts';
+import { Changeable, errorResponses } from '../http/common.schemas.ts';
+import {
+  deleteImage,
+  imageStatus,
+  MAX_UPLOAD_MB,
+  moveImage,
+  updateAltText,
+  uploadImage,
+} from './images.service.ts';
+import { ProductImage } from './products.schemas.ts';
 
 const READ = { scope: 'website.products.read' };
 const WRITE = { scope: 'website.products' };
@@ -96,6 +105,68 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
     async (request) => {
       const { productId, imageId } = request.params;
       return imageStatus(deps, websiteOf(request), productId, imageId);
+    },
+  );
+
+  app.post(
+    '/:productId/images/:imageId',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: "Change an image's alt text",
+        params: ImageParams,
+        body: Type.Object({ altText: Changeable(Type.String({ maxLength: 1000 })) }),
+        response: { 200: ProductImage, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const { productId, imageId } = request.params;
+      const { altText } = unwrapChanges(request.body);
+      if (altText === undefined) throw new ValidationError('altText: is required', 'MISSING_ARGUMENT');
+      return updateAltText(deps, websiteOf(request), productId, imageId, altText);
+    },
+  );
+
+  app.post(
+    '/:productId/images/:imageId/order',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Move an image',
+        description: 'Right after `afterImageId`, or first with null; orderIndex stays dense.',
+        params: ImageParams,
+        body: Type.Object({ afterImageId: Type.Union([Type.String(), Type.Null()]) }),
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { productId, imageId } = request.params;
+      await moveImage(deps, websiteOf(request), productId, imageId, request.body.afterImageId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/:productId/images/:imageId',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Delete an image',
+        description: 'Variants that showed it show no image; its files are removed.',
+        params: ImageParams,
+        response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { productId, imageId } = request.params;
+      await deleteImage(deps, websiteOf(request), productId, imageId);
+      return reply.code(204).send(null);
     },
   );
 };

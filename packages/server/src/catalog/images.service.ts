@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import type { Db } from '../db/database.ts';
 import type { ImageStatus } from '../db/schema.ts';
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../errors.ts';
 import type { Jobs, ImageJobData } from '../jobs/queue.ts';
@@ -7,6 +8,8 @@ import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage 
 import type { ImageStorage } from '../media/storage.ts';
 import * as images from './images.repo.ts';
 import { changeProduct } from './product-changes.ts';
+import { toImage } from './products.mapper.ts';
+import type { ProductImageT } from './products.schemas.ts';
 import * as repo from './products.repo.ts';
 import type { CatalogDeps } from './products.service.ts';
 
@@ -104,6 +107,67 @@ export async function imageStatus(
   const image = await images.findImage(deps.db, websiteId, productId, imageId);
   if (!image) throw new NotFound(`image not found: ${imageId}`);
   return { id: image.id, status: image.status };
+}
+
+/** An image of the product, under the product's lock; 404 when it is not one. */
+async function imageOf(trx: Db, websiteId: string, productId: string, imageId: string) {
+  const image = await images.findImage(trx, websiteId, productId, imageId);
+  if (!image) throw new NotFound(`image not found: ${imageId}`);
+  return image;
+}
+
+export async function updateAltText(
+  deps: ImageDeps,
+  websiteId: string,
+  productId: string,
+  imageId: string,
+  altText: string,
+): Promise<ProductImageT> {
+  return changeProduct(deps, websiteId, productId, async (trx) => {
+    const image = await imageOf(trx, websiteId, productId, imageId);
+    await images.updateImage(trx, imageId, { alt_text: altText });
+    return { result: toImage({ ...image, alt_text: altText }, deps.baseUrl) };
+  });
+}
+
+/** Moves the image right after `afterImageId`, or first for null; the order stays dense. */
+export async function moveImage(
+  deps: ImageDeps,
+  websiteId: string,
+  productId: string,
+  imageId: string,
+  afterImageId: string | null,
+): Promise<void> {
+  await changeProduct(deps, websiteId, productId, async (trx) => {
+    await imageOf(trx, websiteId, productId, imageId);
+    const order = (await images.imageOrder(trx, productId)).filter((id) => id !== imageId);
+    let at = 0;
+    if (afterImageId !== null) {
+      if (afterImageId === imageId) throw new ValidationError('afterImageId: an image cannot follow itself');
+      at = order.indexOf(afterImageId) + 1;
+      if (at === 0)
+        throw new ValidationError(`afterImageId: ${afterImageId} is not an image of this product`);
+    }
+    order.splice(at, 0, imageId);
+    await images.renumberImages(trx, order);
+    return { result: undefined };
+  });
+}
+
+/** Deletes the image; variants that showed it show none. Its files go once the delete commits. */
+export async function deleteImage(
+  deps: ImageDeps,
+  websiteId: string,
+  productId: string,
+  imageId: string,
+): Promise<void> {
+  await changeProduct(deps, websiteId, productId, async (trx) => {
+    await imageOf(trx, websiteId, productId, imageId);
+    await images.deleteImage(trx, imageId); // variants.image_id: ON DELETE SET NULL
+    await images.renumberImages(trx, await images.imageOrder(trx, productId));
+    return { result: undefined };
+  });
+  await deps.storage.remove(imageId);
 }
 
 /**

@@ -14,6 +14,8 @@ import {
   pricingColumns,
   searchText,
 } from './product-rules.ts';
+import type { ImageStorage } from '../media/storage.ts';
+import * as images from './images.repo.ts';
 import { changeProduct } from './product-changes.ts';
 import { getProduct, type ProductJson } from './products.read.ts';
 import * as repo from './products.repo.ts';
@@ -262,9 +264,17 @@ async function replaceVariantAttributes(trx: Db, variants: VariantsTable[], name
   }
 }
 
-export async function deleteProduct(deps: CatalogDeps, websiteId: string, productId: string): Promise<void> {
+/** Deletes the product, its variants and its images; the image files go once that commits. */
+export async function deleteProduct(
+  deps: CatalogDeps & { storage: ImageStorage },
+  websiteId: string,
+  productId: string,
+): Promise<void> {
+  // An image added after this read leaves files without a row, which the sweep removes.
+  const imageIds = await images.imageOrder(deps.db, productId);
   if (!(await repo.deleteProductRow(deps.db, websiteId, productId)))
     throw new NotFound(`product not found: ${productId}`);
   deps.documents.invalidate(productId, GONE);
   deps.lists.catalogChanged(websiteId);
+  for (const imageId of imageIds) await deps.storage.remove(imageId);
 }

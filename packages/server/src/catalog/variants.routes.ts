@@ -6,7 +6,7 @@ import { unwrapChanges } from '../http/change-wrapper.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { ProductVariant } from './products.schemas.ts';
 import { CreateVariantBody, UpdateVariantBody, VariantParams } from './variants.schemas.ts';
-import { createVariant, deleteVariant, updateVariant } from './variants.service.ts';
+import { createVariant, deleteVariant, setVariantImage, updateVariant } from './variants.service.ts';
 
 const WRITE = { scope: 'website.products' };
 const tags = ['Variants'];
@@ -75,6 +75,27 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
     async (request, reply) => {
       const { productId, variantId } = request.params;
       await deleteVariant(deps, websiteOf(request), productId, variantId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/:productId/variants/:variantId/image',
+    {
+      config: WRITE,
+      schema: {
+        hide,
+        tags,
+        summary: 'Show an image on a variant',
+        description: `One of the product's images, or null for none. ${digital405}`,
+        params: VariantParams,
+        body: Type.Object({ imageId: Type.Union([Type.String(), Type.Null()]) }),
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 405, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { productId, variantId } = request.params;
+      await setVariantImage(deps, websiteOf(request), productId, variantId, request.body.imageId);
       return reply.code(204).send(null);
     },
   );

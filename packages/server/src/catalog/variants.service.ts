@@ -12,7 +12,8 @@ import {
   pricingColumns,
   sameAttributes,
 } from './product-rules.ts';
-import { toVariant } from './products.mapper.ts';
+import * as images from './images.repo.ts';
+import { toImage, toVariant } from './products.mapper.ts';
 import * as repo from './products.repo.ts';
 import type { CreateVariant, ProductVariantT } from './products.schemas.ts';
 import type { CatalogDeps } from './products.service.ts';
@@ -152,7 +153,8 @@ export async function updateVariant(
         Object.assign(set, measurementColumns(changes, website.measurement_standard, ''));
       }
       if (Object.keys(set).length) await repo.updateVariant(trx, variant.id, set);
-      return { result: toVariant({ ...variant, ...set }) };
+      const image = variant.image_id ? await images.findImageById(trx, variant.image_id) : undefined;
+      return { result: toVariant({ ...variant, ...set }, image ? toImage(image, deps.baseUrl) : null) };
     }),
   );
 }
@@ -174,6 +176,26 @@ export async function deleteVariant(
       );
     }
     await repo.deleteVariant(trx, variantId);
+    return { result: undefined };
+  });
+}
+
+/** Shows one of the product's images on the variant, or none (null). */
+export async function setVariantImage(
+  deps: CatalogDeps,
+  websiteId: string,
+  productId: string,
+  variantId: string,
+  imageId: string | null,
+): Promise<void> {
+  await changeProduct(deps, websiteId, productId, async (trx, product) => {
+    physicalOnly(product);
+    const variants = await repo.selectProductVariants(trx, product.id);
+    if (!variants.some((v) => v.id === variantId)) throw new NotFound(`variant not found: ${variantId}`);
+    if (imageId !== null && !(await images.findImage(trx, websiteId, productId, imageId))) {
+      throw new ValidationError(`imageId: ${imageId} is not an image of this product`);
+    }
+    await repo.updateVariant(trx, variantId, { image_id: imageId });
     return { result: undefined };
   });
 }
