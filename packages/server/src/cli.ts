@@ -4,13 +4,13 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connect } from './db/connect.ts';
 import { DomainError, NotFound } from './errors.ts';
 import { randomIds } from './ids.ts';
-import { serve } from './main.ts';
+import { serve, work } from './main.ts';
 import { createApiKey, revokeApiKey } from './owner/api-keys.service.ts';
 import { createOwner } from './owner/owners.service.ts';
 import { createWebsite } from './owner/websites.service.ts';
 import { createStorePage } from './catalog/store-pages.service.ts';
 
-const USAGE = `usage: emporium serve | migrate | admin <command> [options]
+const USAGE = `usage: emporium serve | worker | migrate | admin <command> [options]
   admin create-owner --email E --password P
   admin create-website --owner E --title T [--currency USD] [--measurement-standard IMPERIAL|METRIC]
   admin create-store-page --website ID --title T
@@ -99,6 +99,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (name === 'serve' && sub === undefined) {
       await serve(loadConfig());
+      return -1; // keeps running until a signal
+    }
+    if (name === 'worker' && sub === undefined) {
+      await work(loadConfig());
       return -1; // keeps running until a signal
     }
     if (name === 'migrate' && sub === undefined) {

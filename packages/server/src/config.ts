@@ -16,6 +16,8 @@ export interface Config {
   productCacheMb: number;
   /** Image jobs processed at once by this process; 0: none (another process runs `emporium worker`). */
   imageWorkers: number;
+  /** How long an image job may run before it is taken as lost (its worker died) and handed out again. */
+  imageJobTimeoutSeconds: number;
   demoSite: boolean;
 }
 
@@ -88,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     productCacheMb: integer(env, 'PRODUCT_CACHE_MB', DEFAULT_PRODUCT_CACHE_MB, 0, 65_536),
     // One on 2 cores: resizing takes a whole core, and the API must keep the other.
     imageWorkers: integer(env, 'IMAGE_WORKERS', 1, 0, 64),
+    imageJobTimeoutSeconds: integer(env, 'IMAGE_JOB_TIMEOUT_SECONDS', 120, 1, 3600),
     demoSite: boolean(env, 'DEMO_SITE', true),
   };
 }

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { apiDeps, buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import { processImage } from './catalog/images.service.ts';
+import { imageHandlers } from './catalog/images.service.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
@@ -47,9 +47,9 @@ export async function serve(config: Config): Promise<void> {
   const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
   const changes = new ChangeFeed(connection.url);
   changes.start();
-  const jobs = new Jobs(connection.url);
+  const jobs = new Jobs(connection.url, config.imageJobTimeoutSeconds);
   await jobs.start();
-  const storage = new FileImageStorage(path.join(config.dataDir, 'images'));
+  const storage = imageStorage(config);
   const appDeps = {
     ...deps,
     pool: connection.pool,
@@ -83,7 +83,7 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  await jobs.workImages(config.imageWorkers, (data, attempt) => processImage(api, data, attempt));
+  await jobs.workImages(config.imageWorkers, imageHandlers(api));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -92,4 +92,38 @@ export async function serve(config: Config): Promise<void> {
     await connection.shutdown();
     throw error;
   }
+}
+
+function imageStorage(config: Config): FileImageStorage {
+  return new FileImageStorage(path.join(config.dataDir, 'images'));
+}
+
+/**
+ * `emporium worker`: image jobs only, no HTTP. With an external PostgreSQL (and image storage
+ * every process reaches), workers run on their own machines and scale apart from the API.
+ */
+export async function work(config: Config): Promise<void> {
+  const connection = await connect(config, 5);
+  const jobs = new Jobs(connection.url, config.imageJobTimeoutSeconds);
+  await jobs.start();
+  const api = apiDeps({
+    db: connection.db,
+    pool: connection.pool,
+    clock: systemClock,
+    ids: randomIds,
+    config,
+    cursorKey: await serverSecret(connection.db, 'cursor'),
+    storage: imageStorage(config),
+    jobs,
+  });
+  const workers = Math.max(1, config.imageWorkers);
+  await jobs.workImages(workers, imageHandlers(api));
+  process.stdout.write(`emporium worker: ${workers} image worker${workers === 1 ? '' : 's'} started\n`);
+  const stop = async () => {
+    await jobs.stop(); // the job in hand finishes; an unfinished one is handed out again
+    await connection.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
 }

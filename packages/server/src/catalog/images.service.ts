@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Db } from '../db/database.ts';
-import type { ImageStatus } from '../db/schema.ts';
+import type { ImagesTable, ImageStatus } from '../db/schema.ts';
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../errors.ts';
 import type { Jobs, ImageJobData } from '../jobs/queue.ts';
 import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage } from '../media/images.ts';
@@ -170,28 +170,26 @@ export async function deleteImage(
   await deps.storage.remove(imageId);
 }
 
+/** Ends an image READY or ERROR, as a change of its product (availableFormats, modifiedOn). */
+async function finish(deps: ImageDeps, image: ImagesTable, changes: Partial<ImagesTable>): Promise<void> {
+  try {
+    await changeProduct(deps, image.website_id, image.product_id, async (trx) => {
+      await images.updateImage(trx, image.id, changes);
+      return { result: undefined };
+    });
+  } catch (error) {
+    if (!(error instanceof NotFound)) throw error; // the product was deleted meanwhile
+  }
+}
+
 /**
- * The image job: every width, then READY; ERROR when the file cannot be decoded, or when the last
- * retry failed. Idempotent: a job handed out again after a crash redoes the files (each written
- * whole) and ends the same way; an image already finished, or gone, is left alone.
+ * The image job: every width, then READY; ERROR when the file cannot be decoded. Any other
+ * failure throws, for a retry. Idempotent: a job handed out again after a crash redoes the files
+ * (each written whole) and ends the same way; an image already finished, or gone, is left alone.
  */
-export async function processImage(
-  deps: ImageDeps,
-  { imageId }: ImageJobData,
-  attempt: { retryCount: number; retryLimit: number },
-): Promise<void> {
+export async function processImage(deps: ImageDeps, { imageId }: ImageJobData): Promise<void> {
   const image = await images.findImageById(deps.db, imageId);
   if (!image || image.status === 'READY' || image.status === 'ERROR') return;
-  const finish = async (changes: Parameters<typeof images.updateImage>[2]) => {
-    try {
-      await changeProduct(deps, image.website_id, image.product_id, async (trx) => {
-        await images.updateImage(trx, imageId, changes);
-        return { result: undefined };
-      });
-    } catch (error) {
-      if (!(error instanceof NotFound)) throw error; // the product was deleted meanwhile
-    }
-  };
   await images.setImageStatus(deps.db, imageId, 'PROCESSING');
   try {
     const rendered = await renderWidths(
@@ -199,13 +197,26 @@ export async function processImage(
       image.format,
       (name, bytes) => deps.storage.put(imageId, name, bytes),
     );
-    await finish({ status: 'READY', ...rendered });
+    await finish(deps, image, { status: 'READY', ...rendered });
   } catch (error) {
-    if (error instanceof UndecodableImage || attempt.retryCount >= attempt.retryLimit) {
-      await finish({ status: 'ERROR' });
-      return;
+    if (!(error instanceof UndecodableImage)) {
+      await images.setImageStatus(deps.db, imageId, 'QUEUED'); // waiting for its retry
+      throw error;
     }
-    await images.setImageStatus(deps.db, imageId, 'QUEUED');
-    throw error;
+    await finish(deps, image, { status: 'ERROR' });
   }
+}
+
+/** The job will not be retried again (its retries failed, or its worker died on the last one). */
+export async function imageFailed(deps: ImageDeps, { imageId }: ImageJobData): Promise<void> {
+  const image = await images.findImageById(deps.db, imageId);
+  if (image && image.status !== 'READY') await finish(deps, image, { status: 'ERROR' });
+}
+
+/** What a worker does with image jobs. */
+export function imageHandlers(deps: ImageDeps) {
+  return {
+    process: (data: ImageJobData) => processImage(deps, data),
+    failed: (data: ImageJobData) => imageFailed(deps, data),
+  };
 }

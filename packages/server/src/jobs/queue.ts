@@ -4,33 +4,50 @@ import type { Db } from '../db/database.ts';
 
 /** Job names and their payloads. */
 export const IMAGE_JOB = 'image.process';
+/** Where an image job goes when its last retry failed, or its worker died on the last one. */
+export const IMAGE_FAILED_JOB = 'image.failed';
 export interface ImageJobData {
   imageId: string;
 }
 
-/**
- * Retries with backoff (5 s, 10 s, 20 s); a job whose worker died (a crash, a SIGKILL) is
- * handed out again once it expires, so a lost worker delays an image by at most this long.
- */
-const IMAGE_QUEUE: Omit<PgBoss.Queue, 'name'> = {
-  retryLimit: 3,
-  retryDelay: 5,
-  retryBackoff: true,
-  expireInSeconds: 60,
-};
+/** Retries with backoff: 5 s, 10 s, 20 s. */
+const IMAGE_RETRIES = { retryLimit: 3, retryDelay: 5, retryBackoff: true };
+/** How often expired jobs are looked for (pg-boss's default is two minutes). */
+const MAINTENANCE_SECONDS = 5;
 
 /** The job queue: pg-boss in the service's own database (its schema `pgboss`). */
 export class Jobs {
   private readonly boss: PgBoss;
 
-  constructor(databaseUrl: string) {
-    this.boss = new PgBoss({ connectionString: databaseUrl, max: 4, application_name: 'emporium jobs' });
+  /**
+   * `jobTimeoutSeconds`: a job whose worker died (a crash, a SIGKILL) is handed out again once
+   * it has been held this long, so a lost worker delays an image by about this much.
+   */
+  constructor(
+    databaseUrl: string,
+    private readonly jobTimeoutSeconds = 120,
+  ) {
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      max: 4,
+      application_name: 'emporium jobs',
+      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
+    });
     this.boss.on('error', () => {}); // reconnects by itself; a job in flight is retried
   }
 
   async start(): Promise<void> {
     await this.boss.start();
-    await this.boss.createQueue(IMAGE_JOB, { name: IMAGE_JOB, ...IMAGE_QUEUE });
+    await this.boss.createQueue(IMAGE_FAILED_JOB, { name: IMAGE_FAILED_JOB, ...IMAGE_RETRIES });
+    const queue = {
+      name: IMAGE_JOB,
+      ...IMAGE_RETRIES,
+      expireInSeconds: this.jobTimeoutSeconds,
+      deadLetter: IMAGE_FAILED_JOB,
+    };
+    // createQueue keeps an existing queue's settings; update applies the configured ones.
+    await this.boss.createQueue(IMAGE_JOB, queue);
+    await this.boss.updateQueue(IMAGE_JOB, queue);
   }
 
   /** Queues the job in the caller's transaction: it exists exactly when the change commits. */
@@ -42,20 +59,26 @@ export class Jobs {
     await this.boss.send(IMAGE_JOB, data, { db });
   }
 
-  /** Runs `concurrency` image jobs at a time; `handle` throws to have the job retried. */
+  /**
+   * Runs `concurrency` image jobs at a time: `process` throws to have the job retried, and
+   * `failed` hears of each job that will not be retried again.
+   */
   async workImages(
     concurrency: number,
-    handle: (data: ImageJobData, attempt: { retryCount: number; retryLimit: number }) => Promise<void>,
+    handlers: {
+      process: (data: ImageJobData) => Promise<void>;
+      failed: (data: ImageJobData) => Promise<void>;
+    },
   ): Promise<void> {
+    const options = { batchSize: 1, pollingIntervalSeconds: 0.5 };
     for (let i = 0; i < concurrency; i++) {
-      await this.boss.work<ImageJobData>(
-        IMAGE_JOB,
-        { batchSize: 1, pollingIntervalSeconds: 0.5, includeMetadata: true },
-        async ([job]) => {
-          if (job) await handle(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit });
-        },
-      );
+      await this.boss.work<ImageJobData>(IMAGE_JOB, options, async ([job]) => {
+        if (job) await handlers.process(job.data);
+      });
     }
+    await this.boss.work<ImageJobData>(IMAGE_FAILED_JOB, options, async ([job]) => {
+      if (job) await handlers.failed(job.data);
+    });
   }
 
   /** Stops taking jobs and waits for those in hand. */

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { apiDeps, buildApp } from '../../src/app.ts';
-import { processImage } from '../../src/catalog/images.service.ts';
+import { imageHandlers } from '../../src/catalog/images.service.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
 import { FileImageStorage } from '../../src/media/storage.ts';
 import type { Clock } from '../../src/clock.ts';
@@ -123,10 +123,20 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   const events = new EventEmitter();
   if (imageWorkers > 0) {
     await jobs.start();
-    await jobs.workImages(imageWorkers, async (data, attempt) => {
-      await processImage(api, data, attempt);
-      processed.add(data.imageId);
-      events.emit('processed', data.imageId);
+    const handlers = imageHandlers(api);
+    const done = (imageId: string) => {
+      processed.add(imageId);
+      events.emit('processed', imageId);
+    };
+    await jobs.workImages(imageWorkers, {
+      process: async (data) => {
+        await handlers.process(data);
+        done(data.imageId);
+      },
+      failed: async (data) => {
+        await handlers.failed(data);
+        done(data.imageId);
+      },
     });
   }
   return {

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import sharp from 'sharp';
+import { freshDatabase } from '../helpers/database.ts';
+import { startServer, type Server } from '../helpers/process.ts';
+
+/**
+ * The real process killed with SIGKILL while it resizes an image, then started again: the image
+ * must reach READY by itself. On a database of the test run's server, so no embedded server is
+ * left behind by the killed process.
+ */
+let env: Record<string, string>;
+let dataDir: string;
+let server: Server | undefined;
+
+before(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-crash-'));
+  fs.chmodSync(dataDir, 0o755);
+  // A job held 2 s by a dead worker is handed out again: the restart picks it up quickly.
+  env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: await freshDatabase(),
+    IMAGE_JOB_TIMEOUT_SECONDS: '2',
+    RATE_LIMIT_PER_MINUTE: '100000', // the test asks for the status many times a second
+  };
+});
+
+after(async () => {
+  if (server && server.child.exitCode === null) await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function request(
+  base: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: Buffer | string,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${url}`, { method, headers }, (res) => {
+      let data = '';
+      res.on('data', (d) => (data += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Asks until `done` holds, at most `limitMs`: the state of another process cannot be awaited. */
+async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean, limitMs: number): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const value = await ask();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test('a SIGKILL in the middle of processing loses nothing: after a restart the image reaches READY', async () => {
+  server = await startServer(env);
+  const apiKey = /API key +(emp_key_\S+)/.exec(server.stdout())?.[1];
+  const storePageId = /store page ([0-9a-f]{24})/.exec(server.stdout())?.[1];
+  assert.ok(apiKey && storePageId, server.stdout());
+  const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'crash-test' };
+
+  const created = await request(
+    server.baseUrl,
+    'POST',
+    '/1.1/commerce/products',
+    { ...auth, 'content-type': 'application/json' },
+    JSON.stringify({
+      type: 'PHYSICAL',
+      storePageId,
+      name: 'Crash mug',
+      variants: [{ sku: 'CRASH-1', pricing: { basePrice: { currency: 'USD', value: '1.00' } } }],
+    }),
+  );
+  assert.equal(created.status, 201, created.body);
+  const productId = JSON.parse(created.body).id;
+
+  // 20 megapixels of noise: about a second of resizing, long enough to be caught in the middle.
+  const [width, height] = [5000, 4000];
+  const jpeg = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .jpeg()
+    .toBuffer();
+  const boundary = `----crash${randomBytes(6).toString('hex')}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="noise.jpg"\r\n\r\n`),
+    jpeg,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const uploaded = await request(
+    server.baseUrl,
+    'POST',
+    `/1.1/commerce/products/${productId}/images`,
+    { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body,
+  );
+  assert.equal(uploaded.status, 202, uploaded.body);
+  const { imageId } = JSON.parse(uploaded.body);
+  const statusUrl = `/1.1/commerce/products/${productId}/images/${imageId}/status`;
+  const status = async (base: string) =>
+    JSON.parse((await request(base, 'GET', statusUrl, auth)).body).status;
+
+  const first = server;
+  assert.equal(
+    await until(
+      () => status(first.baseUrl),
+      (s) => s !== 'QUEUED',
+      30_000,
+    ),
+    'PROCESSING',
+  );
+  first.child.kill('SIGKILL');
+  await new Promise((resolve) => first.child.once('exit', resolve));
+
+  server = await startServer(env);
+  const second = server;
+  const final = await until(
+    () => status(second.baseUrl),
+    (s) => s === 'READY' || s === 'ERROR',
+    60_000,
+  );
+  assert.equal(final, 'READY', second.stdout().slice(-3000));
+  const product = JSON.parse(
+    (await request(second.baseUrl, 'GET', `/1.1/commerce/products/${productId}`, auth)).body,
+  ).products[0];
+  assert.deepEqual(product.images[0].availableFormats, [
+    '100w',
+    '300w',
+    '500w',
+    '750w',
+    '1000w',
+    '1500w',
+    '2500w',
+  ]);
+  const file = await request(second.baseUrl, 'GET', `/images/${imageId}?format=2500w`, {});
+  assert.equal(file.status, 200);
+  assert.equal(await second.stop(), 0);
+});
