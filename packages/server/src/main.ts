@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { apiDeps, buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import { sweepOrphanImages } from './catalog/image-sweep.ts';
 import { imageHandlers } from './catalog/images.service.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
@@ -62,6 +63,7 @@ export async function serve(config: Config): Promise<void> {
   };
   const api = apiDeps(appDeps);
   const app = await buildApp(appDeps, api);
+  const sweeper = scheduleImageSweep(api, (err) => app.log.error({ err }, 'image sweep failed'));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -69,6 +71,7 @@ export async function serve(config: Config): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
+      clearInterval(sweeper);
       await app.close(); // stops accepting, lets requests in flight finish
       await jobs.stop(); // lets the image in hand finish; an unfinished one is handed out again
       redis?.disconnect();
@@ -94,6 +97,18 @@ export async function serve(config: Config): Promise<void> {
   }
 }
 
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Orphaned image files go at start and then hourly; a failed sweep is simply tried again. */
+function scheduleImageSweep(
+  deps: Parameters<typeof sweepOrphanImages>[0],
+  onError: (error: unknown) => void,
+) {
+  const sweep = () => void sweepOrphanImages(deps).catch(onError);
+  sweep();
+  return setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+}
+
 function imageStorage(config: Config): FileImageStorage {
   return new FileImageStorage(path.join(config.dataDir, 'images'));
 }
@@ -116,10 +131,14 @@ export async function work(config: Config): Promise<void> {
     storage: imageStorage(config),
     jobs,
   });
+  const sweeper = scheduleImageSweep(api, (error) =>
+    process.stderr.write(`${JSON.stringify({ msg: 'image sweep failed', err: String(error) })}\n`),
+  );
   const workers = Math.max(1, config.imageWorkers);
   await jobs.workImages(workers, imageHandlers(api));
   process.stdout.write(`emporium worker: ${workers} image worker${workers === 1 ? '' : 's'} started\n`);
   const stop = async () => {
+    clearInterval(sweeper);
     await jobs.stop(); // the job in hand finishes; an unfinished one is handed out again
     await connection.shutdown();
     process.exit(0);

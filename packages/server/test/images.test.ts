@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
+import { ORPHAN_MIN_AGE_MS, sweepOrphanImages } from '../src/catalog/image-sweep.ts';
 import { MAX_IMAGES } from '../src/catalog/images.service.ts';
-import { Product } from '../src/catalog/products.schemas.ts';
-import { createProduct, physical } from './helpers/factories.ts';
+import { Product, ProductList } from '../src/catalog/products.schemas.ts';
+import { createProduct, physical, variant } from './helpers/factories.ts';
 import { assertError, assertShape } from './helpers/shape.ts';
 import { BASE_URL, testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
@@ -397,4 +400,64 @@ describe('alt text, order and delete', () => {
     );
     await Promise.all(results.map((r) => ctx.imageProcessed(r.json().imageId)));
   });
+});
+
+describe('the sweep of orphaned files', () => {
+  test('removes files no image owns once they are an hour old, and nothing else', async () => {
+    const p = await createProduct(site, physical(site));
+    const owned = await processed(p.id, 'kept.jpg', await picture(120, 120).jpeg().toBuffer());
+    const [oldOrphan, youngOrphan] = [randomBytes(12).toString('hex'), randomBytes(12).toString('hex')];
+    await ctx.storage.put(oldOrphan, 'original', Buffer.from('left by a crash'));
+    await ctx.storage.put(youngOrphan, 'original', Buffer.from('an upload in flight'));
+    const now = ctx.clock.now().getTime();
+    const age = async (imageId: string, ms: number) => {
+      const folder = path.dirname(ctx.storage.localPath(imageId, 'original'));
+      await fs.utimes(folder, new Date(now - ms), new Date(now - ms));
+    };
+    await age(oldOrphan, ORPHAN_MIN_AGE_MS + 60_000);
+    await age(owned, ORPHAN_MIN_AGE_MS + 60_000);
+    await age(youngOrphan, ORPHAN_MIN_AGE_MS - 60_000);
+    assert.equal(await sweepOrphanImages({ db: ctx.db, storage: ctx.storage, clock: ctx.clock }), 1);
+    assert.equal(await ctx.storage.open(oldOrphan, 'original'), undefined);
+    const young = await ctx.storage.open(youngOrphan, 'original');
+    assert.ok(young);
+    young.stream.destroy();
+    assert.equal((await serve(`/images/${owned}`)).statusCode, 200);
+  });
+});
+
+test('a list page with images and variants has the documented shape, field by field', async () => {
+  const p = await createProduct(
+    site,
+    physical(site, {
+      variantAttributes: ['Size'],
+      variants: [
+        variant(`LIST-S-${Date.now()}`, { attributes: { Size: 'S' } }),
+        variant(`LIST-M-${Date.now()}`, { attributes: { Size: 'M' } }),
+      ],
+    }),
+  );
+  const imageId = await processed(p.id, 'listed.png', await picture(200, 100).png().toBuffer());
+  const show = await site.call({
+    method: 'POST',
+    url: `${PRODUCTS}/${p.id}/variants/${p.variants[1].id}/image`,
+    payload: { imageId },
+  });
+  assert.equal(show.statusCode, 204, show.body);
+  const res = await site.call({ method: 'GET', url: PRODUCTS });
+  assert.equal(res.statusCode, 200);
+  assertShape(ProductList, res.json());
+  const listed = res.json().products.find((x: { id: string }) => x.id === p.id);
+  const image = {
+    id: imageId,
+    altText: 'listed',
+    orderIndex: 0,
+    url: `${BASE_URL}/images/${imageId}`,
+    originalSize: { width: 200, height: 100 },
+    availableFormats: ['100w'],
+  };
+  assert.deepEqual(listed.images, [image]);
+  assert.equal(listed.variants[0].image, null);
+  assert.deepEqual(listed.variants[1].image, image);
+  assert.deepEqual(Object.keys(listed).sort(), Object.keys(Product.properties).sort());
 });

@@ -64,6 +64,13 @@ export async function renumberImages(db: Db, ids: string[]): Promise<void> {
             WHERE images.id = o.id`.execute(db);
 }
 
+/** Which of these image ids have a row. */
+export async function existingImageIds(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('images').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 export async function deleteImage(db: Db, imageId: string): Promise<void> {
   await db.deleteFrom('images').where('id', '=', imageId).execute();
 }

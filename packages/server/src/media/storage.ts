@@ -14,8 +14,8 @@ export interface ImageStorage {
   localPath(imageId: string, name: string): string;
   /** Removes every file of the image; nothing to remove is not an error. */
   remove(imageId: string): Promise<void>;
-  /** The ids of every image with files, for the sweep of orphans. */
-  imageIds(): Promise<string[]>;
+  /** Every image with files and when its files last changed, for the sweep of orphans. */
+  imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]>;
 }
 
 const ID = /^[a-f0-9]{24}$/;
@@ -72,12 +72,19 @@ export class FileImageStorage implements ImageStorage {
     await fs.promises.rm(path.join(this.root, imageId), { recursive: true, force: true });
   }
 
-  async imageIds(): Promise<string[]> {
+  async imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]> {
+    let entries: string[];
     try {
-      return (await fs.promises.readdir(this.root)).filter((entry) => ID.test(entry));
+      entries = (await fs.promises.readdir(this.root)).filter((entry) => ID.test(entry));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
+    const folders = [];
+    for (const imageId of entries) {
+      const stat = await fs.promises.stat(path.join(this.root, imageId)).catch(() => undefined);
+      if (stat) folders.push({ imageId, modifiedAt: stat.mtime });
+    }
+    return folders;
   }
 }

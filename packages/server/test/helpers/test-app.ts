@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { apiDeps, buildApp } from '../../src/app.ts';
 import { imageHandlers } from '../../src/catalog/images.service.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
-import { FileImageStorage } from '../../src/media/storage.ts';
+import { FileImageStorage, type ImageStorage } from '../../src/media/storage.ts';
 import type { Clock } from '../../src/clock.ts';
 import { ChangeFeed } from '../../src/db/change-feed.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
@@ -47,6 +47,7 @@ export interface TestContext {
   /** Every log line the app wrote, for tests about logging. */
   logs: string[];
   site(options?: SiteOptions): Promise<Site>;
+  storage: ImageStorage;
   /** Resolves once a worker of this app has finished the image's job (READY or ERROR). */
   imageProcessed(imageId: string): Promise<void>;
   close(): Promise<void>;
@@ -142,6 +143,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   return {
     app,
     db: handle.db,
+    storage: api.storage,
     changes,
     clock,
     url,
