@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { freshDatabase } from '../helpers/database.ts';
-import { startServer, type Server } from '../helpers/process.ts';
+import { request, startServer, type Server } from '../helpers/process.ts';
 
 /**
  * The real process killed with SIGKILL while it resizes an image, then started again: the image
@@ -35,24 +34,6 @@ after(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function request(
-  base: string,
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body?: Buffer | string,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${url}`, { method, headers }, (res) => {
-      let data = '';
-      res.on('data', (d) => (data += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** Asks until `done` holds, at most `limitMs`: the state of another process cannot be awaited. */
 async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean, limitMs: number): Promise<T> {
   const end = Date.now() + limitMs;
@@ -70,18 +51,12 @@ test('a SIGKILL in the middle of processing loses nothing: after a restart the i
   assert.ok(apiKey && storePageId, server.stdout());
   const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'crash-test' };
 
-  const created = await request(
-    server.baseUrl,
-    'POST',
-    '/1.1/commerce/products',
-    { ...auth, 'content-type': 'application/json' },
-    JSON.stringify({
-      type: 'PHYSICAL',
-      storePageId,
-      name: 'Crash mug',
-      variants: [{ sku: 'CRASH-1', pricing: { basePrice: { currency: 'USD', value: '1.00' } } }],
-    }),
-  );
+  const created = await request(server.baseUrl, 'POST', '/1.1/commerce/products', auth, {
+    type: 'PHYSICAL',
+    storePageId,
+    name: 'Crash mug',
+    variants: [{ sku: 'CRASH-1', pricing: { basePrice: { currency: 'USD', value: '1.00' } } }],
+  });
   assert.equal(created.status, 201, created.body);
   const productId = JSON.parse(created.body).id;
 

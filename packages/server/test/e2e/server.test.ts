@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { freshDatabase } from '../helpers/database.ts';
-import { runCli, startServer, type Server } from '../helpers/process.ts';
+import { request, runCli, startServer, type Server } from '../helpers/process.ts';
 
 /**
  * The real process, as `npm start` runs it: on the embedded database under a temporary DATA_DIR,
@@ -31,22 +30,6 @@ after(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function call(base: string, method: string, url: string, headers: Record<string, string>, body?: unknown) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(
-      `${base}${url}`,
-      { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers } },
-      (res) => {
-        let data = '';
-        res.on('data', (d) => (data += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body ? JSON.stringify(body) : undefined);
-  });
-}
-
 test('first start creates and shows a demo site; the API works with its key; a restart keeps every product', async () => {
   server = await startServer(env);
   const output = server.stdout();
@@ -58,13 +41,13 @@ test('first start creates and shows a demo site; the API works with its key; a r
   const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'e2e' };
 
   // No User-Agent header at all (node's http client sends none unless told).
-  const noAgent = await call(server.baseUrl, 'GET', '/1.1/commerce/products', {
+  const noAgent = await request(server.baseUrl, 'GET', '/1.1/commerce/products', {
     authorization: `Bearer ${apiKey}`,
   });
   assert.equal(noAgent.status, 400);
   assert.match(JSON.parse(noAgent.body).message, /User-Agent/);
 
-  const created = await call(server.baseUrl, 'POST', '/1.1/commerce/products', auth, {
+  const created = await request(server.baseUrl, 'POST', '/1.1/commerce/products', auth, {
     type: 'PHYSICAL',
     storePageId,
     name: 'Durable Mug',
@@ -77,7 +60,7 @@ test('first start creates and shows a demo site; the API works with its key; a r
   // The CLI works beside the running server, on the same data.
   const page = await runCli(['admin', 'create-store-page', '--website', websiteId, '--title', 'Gifts'], env);
   assert.equal(page.code, 0, page.stderr);
-  const pages = await call(server.baseUrl, 'GET', '/1.0/commerce/store_pages', auth);
+  const pages = await request(server.baseUrl, 'GET', '/1.0/commerce/store_pages', auth);
   assert.deepEqual(
     JSON.parse(pages.body).storePages.map((p: { title: string }) => p.title),
     ['Shop', 'Gifts'],
@@ -93,10 +76,10 @@ test('first start creates and shows a demo site; the API works with its key; a r
 
   server = await startServer(env);
   assert.doesNotMatch(server.stdout(), /API key/, 'the demo site is made once; secrets are not shown again');
-  const again = await call(server.baseUrl, 'GET', `/1.1/commerce/products/${product.id}`, auth);
+  const again = await request(server.baseUrl, 'GET', `/1.1/commerce/products/${product.id}`, auth);
   assert.equal(again.status, 200);
   assert.deepEqual(JSON.parse(again.body).products[0].variants[0].sku, 'DUR-1');
-  const ready = await call(server.baseUrl, 'GET', '/readyz', {});
+  const ready = await request(server.baseUrl, 'GET', '/readyz', {});
   assert.equal(ready.status, 200);
   assert.equal(await server.stop(), 0);
 });

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/net.ts';
@@ -78,4 +79,31 @@ export async function startServer(
       return exited;
     },
   };
+}
+
+/**
+ * One HTTP request to a real server. Node's client sends no User-Agent unless told, which tests
+ * of that rule need. An object body is sent as JSON; bytes and strings as they are.
+ */
+export function request(
+  base: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: Buffer | string | object,
+): Promise<{ status: number; body: string }> {
+  const json = body !== undefined && !Buffer.isBuffer(body) && typeof body === 'object';
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}${url}`,
+      { method, headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...headers } },
+      (res) => {
+        let data = '';
+        res.on('data', (d) => (data += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+      },
+    );
+    req.on('error', reject);
+    req.end(json ? JSON.stringify(body) : (body as Buffer | string | undefined));
+  });
 }
