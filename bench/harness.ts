@@ -6,6 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadgenInput, LoadgenResult } from './loadgen.ts';
 
 export interface Child {
   name: string;
@@ -231,4 +234,19 @@ export function cpuMeter(named: Record<string, number>) {
 
 export function loadAverage(): number {
   return os.loadavg()[0] ?? 0;
+}
+
+const LOADGEN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loadgen.ts');
+
+/** One autocannon run in a process of its own (loadgen.ts); resolves with its JSON result. */
+export async function runLoadgen(input: LoadgenInput): Promise<LoadgenResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', LOADGEN, JSON.stringify(input)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: (input.seconds + 60) * 1000,
+  });
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+  return JSON.parse(stdout) as LoadgenResult;
 }

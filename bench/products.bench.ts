@@ -10,7 +10,7 @@
  * Emporium and baseline one after the other, sequential searches, and the service's peak RSS.
  * Every process started here is stopped by its pid; temporary folders and databases are removed.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +27,7 @@ import {
   get,
   loadAverage,
   rssSampler,
+  runLoadgen,
   sleep,
   startNode,
   stopChild,
@@ -36,12 +37,11 @@ import {
   type CpuShare,
 } from './harness.ts';
 import { createSite, loadCatalog, RARE_WORD, type LoadReport } from './load-catalog.ts';
-import type { LoadgenInput, LoadgenResult } from './loadgen.ts';
+import type { LoadgenInput } from './loadgen.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_BIN = path.join(ROOT, 'packages/server/bin/emporium.js');
 const BASELINE = path.join(ROOT, 'bench/baseline-server.ts');
-const LOADGEN = path.join(ROOT, 'bench/loadgen.ts');
 const LIST = '/1.1/commerce/products';
 /** Searches timed one after the other: the target is on the rare word; the others are for information. */
 const SEARCHES = [
@@ -159,17 +159,8 @@ async function cannon(
   const input: LoadgenInput = { port, paths, headers, seconds, connections };
   const meter = cpuMeter(named);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', LOADGEN, JSON.stringify(input)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: (seconds + 60) * 1000,
-  });
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const result = await runLoadgen(input);
   const cpu = meter();
-  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
-  const result = JSON.parse(stdout) as LoadgenResult;
   // The load generator has exited, so it reports its own CPU time.
   cpu.groups.loadgen = result.cpuSeconds / ((performance.now() - started) / 1000);
   return {
