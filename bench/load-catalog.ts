@@ -220,7 +220,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 }
 
 interface Definition {
-  table: 'products' | 'variants';
+  /** products or variants; for a foreign key, any table that references them (images). */
+  table: string;
   name: string;
   kind: 'p' | 'u' | 'f' | 'index';
   /** CREATE INDEX for indexes and keys, ALTER TABLE ... ADD CONSTRAINT for foreign keys. */
@@ -259,7 +260,8 @@ async function definitions(client: pg.Client): Promise<Definition[]> {
     WHERE i.indrelid IN ('products'::regclass, 'variants'::regclass)
       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`);
   for (const row of rows) {
-    if (row.table !== 'products' && row.table !== 'variants') {
+    // Another table's foreign key to the catalog is dropped and added back like the others.
+    if (row.kind !== 'f' && row.table !== 'products' && row.table !== 'variants') {
       throw new Error(`the load does not know table ${row.table}, which references the catalog`);
     }
     if (row.deferrable) throw new Error(`the load cannot rebuild the deferrable constraint ${row.name}`);
