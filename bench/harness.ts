@@ -250,3 +250,48 @@ export async function runLoadgen(input: LoadgenInput): Promise<LoadgenResult> {
   if (code !== 0) throw new Error(`the load generator exited with ${code}`);
   return JSON.parse(stdout) as LoadgenResult;
 }
+
+const SERVER_BIN = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../packages/server/bin/emporium.js',
+);
+
+/**
+ * `emporium serve` from the sources, as the benchmarks run it: on loopback, no demo site, and a
+ * rate limiter that runs on every request but never refuses. `env` adds to or overrides that.
+ */
+export function startService(options: {
+  port: number;
+  dataDir: string;
+  logFile: string;
+  env: Record<string, string>;
+  nodeArgs?: string[];
+}): Child {
+  return startNode('emporium', [...(options.nodeArgs ?? []), SERVER_BIN, 'serve'], {
+    cwd: path.resolve(path.dirname(SERVER_BIN), '../../..'),
+    logFile: options.logFile,
+    env: {
+      ...process.env,
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: options.dataDir,
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      DEMO_SITE: 'false',
+      ...options.env,
+    },
+  });
+}
+
+/** The service's shutdown: SIGTERM, which also stops its embedded PostgreSQL; if that hangs, by force. */
+export async function stopService(server: Child, dataDir: string): Promise<void> {
+  const postmasterFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+  const postmaster = fs.existsSync(postmasterFile)
+    ? Number(fs.readFileSync(postmasterFile, 'utf8').split('\n')[0])
+    : undefined;
+  if (await stopChild(server, 60_000)) return;
+  process.stderr.write(`the service (pid ${server.pid}) did not stop within 60 s and was killed\n`);
+  if (postmaster && alive(postmaster)) {
+    process.kill(postmaster, 'SIGQUIT'); // PostgreSQL's immediate shutdown
+    if (!(await waitGone(postmaster, 30_000))) process.kill(postmaster, 'SIGKILL');
+  }
+}

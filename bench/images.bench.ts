@@ -17,7 +17,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import sharp from 'sharp';
@@ -29,11 +28,9 @@ import { WIDTHS } from '../packages/server/src/media/images.ts';
 import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
 import { createOwner } from '../packages/server/src/owner/owners.service.ts';
 import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import { freePort, runLoadgen, sleep, startNode, stopChild, waitReady } from './harness.ts';
+import { freePort, runLoadgen, sleep, startService, stopService, waitReady } from './harness.ts';
 import type { LoadgenResult } from './loadgen.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SERVER_BIN = path.join(ROOT, 'packages/server/bin/emporium.js');
 const TARGETS = { pipelineShare: 0.8, listP99Ms: 100 };
 
 const { values: args } = parseArgs({
@@ -205,22 +202,13 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
   cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
   const dataDir = path.join(tmp, 'data');
   const port = await freePort();
-  const server = startNode('emporium', [SERVER_BIN, 'serve'], {
-    cwd: ROOT,
+  const server = startService({
+    port,
+    dataDir,
     logFile: path.join(tmp, 'emporium.log'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      DEMO_SITE: 'false',
-      IMAGE_WORKERS: String(workers),
-    },
+    env: { DATABASE_URL: '', LOG_LEVEL: 'warn', IMAGE_WORKERS: String(workers) },
   });
-  cleanups.push(async () => void (await stopChild(server, 60_000)));
+  cleanups.push(() => stopService(server, dataDir));
   await waitReady(server, port, '/readyz', 120_000);
 
   const dbUrl = (await startEmbedded(dataDir)).url; // attaches to the service's server

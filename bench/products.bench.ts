@@ -20,7 +20,6 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startEmbedded } from '../packages/server/src/db/embedded.ts';
 import {
-  alive,
   closeConnections,
   cpuMeter,
   freePort,
@@ -30,17 +29,16 @@ import {
   runLoadgen,
   sleep,
   startNode,
+  startService,
   stopChild,
-  waitGone,
+  stopService,
   waitReady,
-  type Child,
   type CpuShare,
 } from './harness.ts';
 import { createSite, loadCatalog, RARE_WORD, type LoadReport } from './load-catalog.ts';
 import type { LoadgenInput } from './loadgen.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SERVER_BIN = path.join(ROOT, 'packages/server/bin/emporium.js');
 const BASELINE = path.join(ROOT, 'bench/baseline-server.ts');
 const LIST = '/1.1/commerce/products';
 /** Searches timed one after the other: the target is on the rare word; the others are for information. */
@@ -309,20 +307,6 @@ function databaseUrlOn(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-/** The service's shutdown: SIGTERM, which also stops its embedded PostgreSQL; if that hangs, by force. */
-async function stopService(server: Child, dataDir: string): Promise<void> {
-  const postmasterFile = path.join(dataDir, 'postgres', 'postmaster.pid');
-  const postmaster = fs.existsSync(postmasterFile)
-    ? Number(fs.readFileSync(postmasterFile, 'utf8').split('\n')[0])
-    : undefined;
-  if (await stopChild(server, 60_000)) return;
-  process.stderr.write(`the service (pid ${server.pid}) did not stop within 60 s and was killed\n`);
-  if (postmaster && alive(postmaster)) {
-    process.kill(postmaster, 'SIGQUIT'); // PostgreSQL's immediate shutdown
-    if (!(await waitGone(postmaster, 30_000))) process.kill(postmaster, 'SIGKILL');
-  }
-}
-
 async function runSize(size: number): Promise<SizeResult> {
   log(`\n== ${fmt(size)} products ==`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-'));
@@ -348,20 +332,12 @@ async function runSize(size: number): Promise<SizeResult> {
 
   const port = await freePort();
   currentLogs = [path.join(tmp, 'emporium.log'), path.join(tmp, 'data', 'postgres', 'server.log')];
-  const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [];
-  const server = startNode('emporium', [...profile, SERVER_BIN, 'serve'], {
-    cwd: ROOT,
+  const server = startService({
+    port,
+    dataDir,
     logFile: path.join(tmp, 'emporium.log'),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: serviceDbUrl ?? '',
-      LOG_LEVEL: logLevel,
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      DEMO_SITE: 'false',
-    },
+    nodeArgs: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [],
+    env: { DATABASE_URL: serviceDbUrl ?? '', LOG_LEVEL: logLevel },
   });
   cleanups.push(() => stopService(server, dataDir));
   const rss = rssSampler(server.pid);

@@ -86,7 +86,7 @@ describe('upload and processing', () => {
   test('the original and each width are served with their type, an ETag and a cache lifetime', async () => {
     const p = await createProduct(site, physical(site));
     const bytes = await picture(800, 400).jpeg().toBuffer();
-    const imageId = await processed(p.id, 'wide.jpg', bytes);
+    await processed(p.id, 'wide.jpg', bytes);
     const url = (await product(p.id)).images[0].url;
     const original = await serve(url);
     assert.equal(original.statusCode, 200);
@@ -103,7 +103,6 @@ describe('upload and processing', () => {
     assertError(await serve(`${url}?format=1000w`), 404, 'INVALID_REQUEST_ERROR', 'INVALID_ARGUMENT');
     assertError(await serve(`${url}?format=../original`), 404, 'INVALID_REQUEST_ERROR', 'INVALID_ARGUMENT');
     assertError(await serve(`/images/${'0'.repeat(24)}`), 404, 'INVALID_REQUEST_ERROR', 'INVALID_ARGUMENT');
-    assert.ok(imageId);
   });
 
   test('PNG, GIF and WebP keep their format', async () => {
