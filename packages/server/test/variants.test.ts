@@ -215,6 +215,13 @@ describe('create a variant', () => {
     check(await addVariant(d.id, variant(sku())));
     check(await editVariant(d.id, MISSING_UUID, { sku: sku() }));
     check(await removeVariant(d.id, MISSING_UUID));
+    check(
+      await site.call({
+        method: 'POST',
+        url: `${PRODUCTS}/${d.id}/variants/${MISSING_UUID}/image`,
+        payload: { imageId: null },
+      }),
+    );
   });
 });
 
