@@ -1,5 +1,15 @@
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo } from 'sharp';
 import type { ImageFormat } from '../db/schema.ts';
+
+/**
+ * sharp, loaded on first use: libvips adds about 30 MB to the process, which an API instance
+ * that never receives an image (IMAGE_WORKERS=0, reads only) need not carry.
+ */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+async function loadSharp() {
+  sharpModule ??= import('sharp');
+  return (await sharpModule).default;
+}
 
 /** The widths generated, each only when not wider than the original (api-details 3). */
 export const WIDTHS = [100, 300, 500, 750, 1000, 1500, 2500] as const;
@@ -31,6 +41,7 @@ export function detectFormat(head: Buffer): ImageFormat | undefined {
  * nothing here and is refused by its caller.
  */
 export async function declaredSize(file: string): Promise<{ width: number; height: number } | undefined> {
+  const sharp = await loadSharp();
   try {
     // No pixel limit for a header: the caller refuses what is too large, with a clear message.
     const { width, height, orientation } = await sharp(file, { limitInputPixels: false }).metadata();
@@ -54,6 +65,7 @@ export async function renderWidths(
   format: ImageFormat,
   write: (name: string, bytes: Buffer) => Promise<void>,
 ): Promise<{ width: number; height: number; widths: number[] }> {
+  const sharp = await loadSharp();
   let decoded: { data: Buffer; info: OutputInfo };
   try {
     decoded = await sharp(file, { limitInputPixels: MAX_PIXELS })
