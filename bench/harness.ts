@@ -23,11 +23,11 @@ export interface Child {
 export function startNode(
   name: string,
   args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string },
+  options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string; command?: string },
 ): Child {
-  const { env, cwd, logFile } = options;
+  const { env, cwd, logFile, command = process.execPath } = options;
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', out, out] });
+  const child = spawn(command, args, { env, cwd, stdio: ['ignore', out, out] });
   fs.closeSync(out);
   if (child.pid === undefined) throw new Error(`${name} did not start`);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -257,17 +257,19 @@ const SERVER_BIN = path.resolve(
 );
 
 /**
- * `emporium serve` from the sources, as the benchmarks run it: on loopback, no demo site, and a
- * rate limiter that runs on every request but never refuses. `env` adds to or overrides that.
+ * `emporium serve` from the sources, run as the executable that `npm start` runs (with its own
+ * node options): on loopback, no demo site, and a rate limiter that runs on every request but
+ * never refuses. `env` adds to or overrides that; `nodeOptions` go in NODE_OPTIONS.
  */
 export function startService(options: {
   port: number;
   dataDir: string;
   logFile: string;
   env: Record<string, string>;
-  nodeArgs?: string[];
+  nodeOptions?: string[];
 }): Child {
-  return startNode('emporium', [...(options.nodeArgs ?? []), SERVER_BIN, 'serve'], {
+  return startNode('emporium', ['serve'], {
+    command: SERVER_BIN,
     cwd: path.resolve(path.dirname(SERVER_BIN), '../../..'),
     logFile: options.logFile,
     env: {
@@ -277,6 +279,7 @@ export function startService(options: {
       DATA_DIR: options.dataDir,
       RATE_LIMIT_PER_MINUTE: '1000000',
       DEMO_SITE: 'false',
+      ...(options.nodeOptions && { NODE_OPTIONS: options.nodeOptions.join(' ') }),
       ...options.env,
     },
   });

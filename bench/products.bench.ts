@@ -336,7 +336,7 @@ async function runSize(size: number): Promise<SizeResult> {
     port,
     dataDir,
     logFile: path.join(tmp, 'emporium.log'),
-    nodeArgs: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [],
+    nodeOptions: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [],
     env: { DATABASE_URL: serviceDbUrl ?? '', LOG_LEVEL: logLevel },
   });
   cleanups.push(() => stopService(server, dataDir));

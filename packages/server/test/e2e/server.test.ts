@@ -38,6 +38,11 @@ test('first start creates and shows a demo site; the API works with its key; a r
   const websiteId = /website +([0-9a-f]{24})/.exec(output)?.[1];
   assert.ok(apiKey && storePageId && websiteId, output);
   assert.match(output, /password +\S{12,}/);
+  assert.match(
+    fs.readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8'),
+    /--max-old-space-size=192\0/,
+    'the executable runs node with its heap cap',
+  );
   const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'e2e' };
 
   // No User-Agent header at all (node's http client sends none unless told).

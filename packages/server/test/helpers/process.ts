@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/net.ts';
 
+/** Run as an executable, as npm start and npx do, so that its own node options apply. */
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/emporium.js');
 
 export interface Result {
@@ -19,7 +20,7 @@ export function runCli(
   timeoutMs = 60_000,
 ): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(BIN, args, {
       env: { ...process.env, ...env },
       timeout: timeoutMs,
     });
@@ -46,7 +47,7 @@ export async function startServer(
   timeoutMs = 60_000,
 ): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(BIN, ['serve'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   let out = '';
