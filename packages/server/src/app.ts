@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -24,7 +23,7 @@ import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
-import type { Ids } from './ids.ts';
+import { requestIds, type Ids } from './ids.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
@@ -93,7 +92,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
       ...(deps.logStream && { stream: deps.logStream }),
     },
     // The request id is the error body's contextId, so a user's report leads to the log line.
-    genReqId: () => randomBytes(6).toString('base64url'),
+    genReqId: requestIds(),
     // One line per request, written in onResponse below, instead of Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'contextId', disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
