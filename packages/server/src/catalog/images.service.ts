@@ -95,6 +95,7 @@ export async function uploadImage(
     await deps.storage.remove(imageId);
     throw error;
   }
+  deps.jobs.wakeImageWorkers();
   return { imageId };
 }
 

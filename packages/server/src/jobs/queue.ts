@@ -18,6 +18,7 @@ const MAINTENANCE_SECONDS = 5;
 /** The job queue: pg-boss in the service's own database (its schema `pgboss`). */
 export class Jobs {
   private readonly boss: PgBoss;
+  private readonly imageWorkers: string[] = [];
 
   /**
    * `jobTimeoutSeconds`: a job whose worker died (a crash, a SIGKILL) is handed out again once
@@ -72,13 +73,26 @@ export class Jobs {
   ): Promise<void> {
     const options = { batchSize: 1, pollingIntervalSeconds: 0.5 };
     for (let i = 0; i < concurrency; i++) {
-      await this.boss.work<ImageJobData>(IMAGE_JOB, options, async ([job]) => {
-        if (job) await handlers.process(job.data);
+      const id: string = await this.boss.work<ImageJobData>(IMAGE_JOB, options, async ([job]) => {
+        if (!job) return;
+        await handlers.process(job.data);
+        // pg-boss waits out the rest of its polling interval after every job; with jobs queued
+        // behind this one that wait would idle the worker for most of each interval.
+        this.boss.notifyWorker(id);
       });
+      this.imageWorkers.push(id);
     }
     await this.boss.work<ImageJobData>(IMAGE_FAILED_JOB, options, async ([job]) => {
       if (job) await handlers.failed(job.data);
     });
+  }
+
+  /**
+   * Tells this process's idle image workers to look for a job now rather than at their next
+   * poll; called once a queued job has committed. Workers in other processes poll.
+   */
+  wakeImageWorkers(): void {
+    for (const id of this.imageWorkers) this.boss.notifyWorker(id);
   }
 
   /** Stops taking jobs and waits for those in hand. */

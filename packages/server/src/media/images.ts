@@ -13,6 +13,12 @@ async function loadSharp() {
 
 /** The widths generated, each only when not wider than the original (api-details 3). */
 export const WIDTHS = [100, 300, 500, 750, 1000, 1500, 2500] as const;
+/**
+ * Widths of one image resized at the same time. JPEG and PNG encoding run on one thread each, so
+ * one resize at a time leaves a core idle for much of an image: two bring a 4000x3000 JPEG to
+ * READY about a fifth sooner on two cores (bench/README.md).
+ */
+const RESIZES_AT_ONCE = 2;
 /** Larger images are refused at upload, and never decoded (api-details 5). */
 export const MAX_PIXELS = 60_000_000;
 
@@ -78,9 +84,23 @@ export async function renderWidths(
   const { data, info } = decoded;
   const raw = { width: info.width, height: info.height, channels: info.channels };
   const widths = WIDTHS.filter((w) => w <= info.width);
-  for (const width of widths) {
-    const bytes = await sharp(data, { raw }).resize({ width }).toFormat(format).toBuffer();
-    await write(`${width}w`, bytes);
-  }
+  // Each file is flushed to disk while the next widths are being resized.
+  const writes: Promise<void>[] = [];
+  const queue = [...widths];
+  const resizeNext = async () => {
+    try {
+      for (let width = queue.shift(); width !== undefined; width = queue.shift()) {
+        const bytes = await sharp(data, { raw }).resize({ width }).toFormat(format).toBuffer();
+        writes.push(write(`${width}w`, bytes));
+      }
+    } catch (error) {
+      queue.length = 0; // the other resizes stop too
+      throw error;
+    }
+  };
+  // Settled rather than raced, so that nothing is still running when this returns or throws.
+  const resized = await Promise.allSettled(Array.from({ length: RESIZES_AT_ONCE }, resizeNext));
+  const failed = [...resized, ...(await Promise.allSettled(writes))].find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
   return { width: info.width, height: info.height, widths };
 }

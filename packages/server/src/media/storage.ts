@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** Where image files live: by image id, then the name of the file (`original`, `500w`). */
@@ -42,12 +42,15 @@ export class FileImageStorage implements ImageStorage {
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
     try {
-      const out = fs.createWriteStream(temporary, { flags: 'wx' });
-      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, out);
-      // Flushed before the rename, so the name only ever points at a complete file.
-      const handle = await fs.promises.open(temporary, 'r+');
-      await handle.sync();
-      await handle.close();
+      if (!Buffer.isBuffer(data)) await pipeline(data, fs.createWriteStream(temporary, { flags: 'wx' }));
+      const handle = await fs.promises.open(temporary, Buffer.isBuffer(data) ? 'wx' : 'r+');
+      try {
+        if (Buffer.isBuffer(data)) await handle.writeFile(data);
+        // Flushed before the rename, so the name only ever points at a complete file.
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await fs.promises.rename(temporary, target);
     } catch (error) {
       await fs.promises.rm(temporary, { force: true });
