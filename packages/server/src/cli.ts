@@ -9,23 +9,30 @@ import { createApiKey, revokeApiKey } from './owner/api-keys.service.ts';
 import { createOwner } from './owner/owners.service.ts';
 import { createWebsite } from './owner/websites.service.ts';
 import { createStorePage } from './catalog/store-pages.service.ts';
+import { createClient } from './oauth/clients.service.ts';
 
 const USAGE = `usage: emporium serve | worker | migrate | admin <command> [options]
   admin create-owner --email E --password P
   admin create-website --owner E --title T [--currency USD] [--measurement-standard IMPERIAL|METRIC]
   admin create-store-page --website ID --title T
   admin create-api-key --website ID --scopes S1,S2 [--name N]
-  admin revoke-api-key --api-key K`;
+  admin revoke-api-key --api-key K
+  admin create-client --owner E --name N --redirect-uri U [--redirect-uri U2 ...] [--initiate-url U]`;
 
 class UsageError extends Error {}
 
 type Options = Record<string, { type: 'string'; multiple?: boolean }>;
+/** Option values: a string each, and a list each for the options that may be repeated. */
+interface Values {
+  one: Record<string, string>;
+  lists: Record<string, string[]>;
+}
 type Deps = Parameters<typeof createOwner>[0];
 
 interface Command {
   options: Options;
   required: string[];
-  run(deps: Deps, values: Record<string, string>): Promise<object>;
+  run(deps: Deps, values: Record<string, string>, lists: Record<string, string[]>): Promise<object>;
 }
 
 const ADMIN: Record<string, Command> = {
@@ -71,18 +78,37 @@ const ADMIN: Record<string, Command> = {
       return { revoked: true };
     },
   },
+  'create-client': {
+    options: {
+      owner: { type: 'string' },
+      name: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      'initiate-url': { type: 'string' },
+    },
+    required: ['owner', 'name', 'redirect-uri'],
+    run: (deps, v, lists) =>
+      createClient(deps, {
+        ownerEmail: v.owner!,
+        name: v.name!,
+        redirectUris: lists['redirect-uri']!,
+        initiateUrl: v['initiate-url'],
+      }),
+  },
 };
 
-function parse(command: Command, args: string[]): Record<string, string> {
+function parse(command: Command, args: string[]): Values {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args, options: command.options, strict: true, allowPositionals: false }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const missing = command.required.find((name) => typeof values[name] !== 'string' || values[name] === '');
+  const given = (value: unknown) =>
+    Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '';
+  const missing = command.required.find((name) => !given(values[name]));
   if (missing) throw new UsageError(`missing --${missing}`);
-  return values as Record<string, string>;
+  const lists = Object.fromEntries(Object.entries(values).filter(([, value]) => Array.isArray(value)));
+  return { one: values as Record<string, string>, lists: lists as Record<string, string[]> };
 }
 
 async function withDatabase(config: Config, fn: (deps: Deps) => Promise<object>): Promise<object> {
@@ -113,8 +139,8 @@ async function main(argv: string[]): Promise<number> {
     const command = name === 'admin' && sub ? ADMIN[sub] : undefined;
     if (!command)
       throw new UsageError(name ? `unknown command: ${[name, sub].filter(Boolean).join(' ')}` : 'no command');
-    const values = parse(command, rest);
-    const output = await withDatabase(loadConfig(), (deps) => command.run(deps, values));
+    const { one, lists } = parse(command, rest);
+    const output = await withDatabase(loadConfig(), (deps) => command.run(deps, one, lists));
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return 0;
   } catch (error) {

@@ -84,6 +84,58 @@ describe('emporium admin', () => {
     }
   });
 
+  test('create-client registers an app and prints its id and secret once', async () => {
+    const owner = await cli(
+      'admin',
+      'create-owner',
+      '--email',
+      'apps@example.com',
+      '--password',
+      'long enough password',
+    );
+    assert.equal(owner.code, 0, owner.stderr);
+    const created = await cli(
+      'admin',
+      'create-client',
+      '--owner',
+      'apps@example.com',
+      '--name',
+      'Label Printer',
+      '--redirect-uri',
+      'https://labels.example.com/oauth/callback',
+      '--redirect-uri',
+      'http://127.0.0.1:9000/callback',
+      '--initiate-url',
+      'https://labels.example.com/connect',
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const { clientId, clientSecret } = json(created.stdout);
+    assert.match(clientId, /^[0-9a-f]{24}$/);
+    assert.match(clientSecret, /^emp_cs_[A-Za-z0-9_-]{43}$/);
+    const refused = await cli(
+      'admin',
+      'create-client',
+      '--owner',
+      'apps@example.com',
+      '--name',
+      'Label Printer',
+      '--redirect-uri',
+      'http://labels.example.com/callback',
+    );
+    assert.equal(refused.code, 1);
+    assert.match(json(refused.stdout).error.message, /redirectUri: must use https/);
+    const missing = await cli(
+      'admin',
+      'create-client',
+      '--owner',
+      'apps@example.com',
+      '--name',
+      'No Redirect',
+    );
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /missing --redirect-uri/);
+  });
+
   test('a rule broken is exit code 1 with a JSON error on stdout, and nothing written', async () => {
     const dup = await cli(
       'admin',

@@ -118,6 +118,21 @@ export interface ImagesTable {
   created_at: Timestamp;
 }
 
+export interface OAuthClientsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  /** Exactly as registered: the authorize endpoint compares byte for byte. */
+  redirect_uris: string[];
+  /** Where an owner is sent to connect a partner app (with website_id appended); null otherwise. */
+  initiate_url: string | null;
+  terms_url: string | null;
+  privacy_url: string | null;
+  secret_digest: Buffer;
+  created_at: Timestamp;
+  secret_rotated_at: Timestamp | null;
+}
+
 export interface Database {
   owners: OwnersTable;
   websites: WebsitesTable;
@@ -127,4 +142,5 @@ export interface Database {
   products: ProductsTable;
   variants: VariantsTable;
   images: ImagesTable;
+  oauth_clients: OAuthClientsTable;
 }

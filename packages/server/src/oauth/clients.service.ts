@@ -1,0 +1,133 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import type { OAuthClientsTable } from '../db/schema.ts';
+import { NotFound, ValidationError } from '../errors.ts';
+import type { Ids } from '../ids.ts';
+import { findOwnerIdByEmail } from '../owner/websites.repo.ts';
+import { digest, newSecret } from '../secrets.ts';
+
+export const CLIENT_SECRET_PREFIX = 'emp_cs_';
+const MAX_NAME = 100;
+const MAX_REDIRECT_URIS = 10;
+const MAX_URL = 2000;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+}
+
+export interface ClientInput {
+  name: string;
+  redirectUris: string[];
+  initiateUrl?: string;
+  termsUrl?: string;
+  privacyUrl?: string;
+}
+
+/**
+ * An address the service sends a browser to: absolute, https (plain http only on loopback, for
+ * apps in development: RFC 8252 7.3), no user name or password in it, no fragment (RFC 6749
+ * 3.1.2; security AZ-2). Returned exactly as given, since redirect URIs are compared byte for byte.
+ */
+function browserUrl(value: string, field: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ValidationError(`${field}: not an absolute URL: ${value}`);
+  }
+  if (value.length > MAX_URL) throw new ValidationError(`${field}: at most ${MAX_URL} characters`);
+  if (value.includes('#')) throw new ValidationError(`${field}: must not contain a fragment (#)`);
+  if (url.username || url.password)
+    throw new ValidationError(`${field}: must not contain a user name or password`);
+  const loopback = LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ValidationError(`${field}: must use https (plain http only for 127.0.0.1, [::1] or localhost)`);
+  }
+  return value;
+}
+
+function optionalUrl(value: string | undefined, field: string): string | null {
+  return value === undefined || value.trim() === '' ? null : browserUrl(value.trim(), field);
+}
+
+function checkedClient(input: ClientInput) {
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > MAX_NAME)
+    throw new ValidationError(`name: 1 to ${MAX_NAME} characters`);
+  if (input.redirectUris.length < 1 || input.redirectUris.length > MAX_REDIRECT_URIS) {
+    throw new ValidationError(`redirectUris: 1 to ${MAX_REDIRECT_URIS} redirect URIs`);
+  }
+  const redirectUris = [...new Set(input.redirectUris.map((uri) => browserUrl(uri, 'redirectUri')))];
+  return {
+    name,
+    redirect_uris: redirectUris,
+    initiate_url: optionalUrl(input.initiateUrl, 'initiateUrl'),
+    terms_url: optionalUrl(input.termsUrl, 'termsUrl'),
+    privacy_url: optionalUrl(input.privacyUrl, 'privacyUrl'),
+  };
+}
+
+/** Registers a client for the owner; the secret is returned here only (security SC-1). */
+export async function createClient(
+  deps: Deps,
+  input: ClientInput & { ownerEmail: string },
+): Promise<{ clientId: string; clientSecret: string }> {
+  const client = checkedClient(input);
+  const owner = await findOwnerIdByEmail(deps.db, input.ownerEmail);
+  if (!owner) throw new NotFound(`owner not found: ${input.ownerEmail}`);
+  const clientId = deps.ids.objectId();
+  const clientSecret = newSecret(CLIENT_SECRET_PREFIX);
+  await deps.db
+    .insertInto('oauth_clients')
+    .values({
+      id: clientId,
+      owner_id: owner.id,
+      ...client,
+      secret_digest: digest(clientSecret),
+      created_at: deps.clock.now(),
+    })
+    .execute();
+  return { clientId, clientSecret };
+}
+
+/** A new secret for the owner's client; the old one stops working at once. */
+export async function rotateClientSecret(
+  deps: Deps,
+  ownerId: string,
+  clientId: string,
+): Promise<{ clientSecret: string }> {
+  const clientSecret = newSecret(CLIENT_SECRET_PREFIX);
+  const result = await deps.db
+    .updateTable('oauth_clients')
+    .set({ secret_digest: digest(clientSecret), secret_rotated_at: deps.clock.now() })
+    .where('id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new NotFound(`client not found: ${clientId}`);
+  return { clientSecret };
+}
+
+/** A digest no secret has, compared against when the client id is unknown. */
+const NO_CLIENT = digest('');
+
+/**
+ * The client these credentials belong to, or undefined. An unknown id costs the same digest
+ * comparison as a wrong secret, so the two cannot be told apart (security TE-2, TE-4).
+ */
+export async function authenticateClient(
+  deps: { db: Db },
+  clientId: string,
+  clientSecret: string,
+): Promise<OAuthClientsTable | undefined> {
+  const client = await deps.db
+    .selectFrom('oauth_clients')
+    .selectAll()
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+  const matches = timingSafeEqual(digest(clientSecret), client?.secret_digest ?? NO_CLIENT);
+  return client && matches ? client : undefined;
+}
