@@ -91,7 +91,11 @@ export async function renderWidths(
     try {
       for (let width = queue.shift(); width !== undefined; width = queue.shift()) {
         const bytes = await sharp(data, { raw }).resize({ width }).toFormat(format).toBuffer();
-        writes.push(write(`${width}w`, bytes));
+        const writing = write(`${width}w`, bytes);
+        // Observed below, once every resize has ended; handled now, so that a write failing
+        // before then is not an unhandled rejection (which would end the process).
+        writing.catch(() => {});
+        writes.push(writing);
       }
     } catch (error) {
       queue.length = 0; // the other resizes stop too
