@@ -14,7 +14,7 @@ import { FileImageStorage, type ImageStorage } from '../../src/media/storage.ts'
 import type { Clock } from '../../src/clock.ts';
 import { ChangeFeed } from '../../src/db/change-feed.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
-import { randomIds } from '../../src/ids.ts';
+import { randomIds, type Ids } from '../../src/ids.ts';
 import { SCOPES } from '../../src/oauth/scopes.ts';
 import { createApiKey } from '../../src/owner/api-keys.service.ts';
 import { createOwner } from '../../src/owner/owners.service.ts';
@@ -40,6 +40,8 @@ export class TestClock implements Clock {
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
+  /** The app's id generation, for calling services directly. */
+  ids: Ids;
   /** The app's change feed, live once started (tests wait for its events, never for time). */
   changes?: ChangeFeed;
   clock: TestClock;
@@ -143,6 +145,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   return {
     app,
     db: handle.db,
+    ids: randomIds,
     storage: api.storage,
     changes,
     clock,
