@@ -1,4 +1,4 @@
-import type { OutputInfo } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { ImageFormat } from '../db/schema.ts';
 
 /**
@@ -16,7 +16,7 @@ export const WIDTHS = [100, 300, 500, 750, 1000, 1500, 2500] as const;
 /**
  * Widths of one image resized at the same time. JPEG and PNG encoding run on one thread each, so
  * one resize at a time leaves a core idle for much of an image: two bring a 4000x3000 JPEG to
- * READY about a fifth sooner on two cores (bench/README.md).
+ * READY in about 60% of the time on two cores (bench/README.md).
  */
 const RESIZES_AT_ONCE = 2;
 /** Larger images are refused at upload, and never decoded (api-details 5). */
@@ -62,9 +62,17 @@ export async function declaredSize(file: string): Promise<{ width: number; heigh
 export class UndecodableImage extends Error {}
 
 /**
- * Decodes the original once (first frame of an animation, EXIF orientation applied, metadata
- * dropped: sharp writes none unless asked) and writes every width not wider than it, in the
- * original's format. sharp's `limitInputPixels` refuses a decompression bomb before decoding.
+ * Formats whose decoders shrink on load (libjpeg's DCT scaling, libwebp's scaled decoding): each
+ * width is read straight from the file at about its own size, so the small widths never decode
+ * the whole image and no full-size copy of it is held in memory. PNG and GIF cannot, and are
+ * decoded once for all their widths.
+ */
+const SHRINKS_ON_LOAD: ReadonlySet<ImageFormat> = new Set(['jpeg', 'webp']);
+
+/**
+ * Writes every width not wider than the original, in the original's format: first frame of an
+ * animation, EXIF orientation applied, metadata dropped (sharp writes none unless asked).
+ * sharp's `limitInputPixels` refuses a decompression bomb before decoding.
  */
 export async function renderWidths(
   file: string,
@@ -72,25 +80,38 @@ export async function renderWidths(
   write: (name: string, bytes: Buffer) => Promise<void>,
 ): Promise<{ width: number; height: number; widths: number[] }> {
   const sharp = await loadSharp();
-  let decoded: { data: Buffer; info: OutputInfo };
+  const input = { limitInputPixels: MAX_PIXELS };
+  let source: () => Sharp;
+  let size: { width: number; height: number };
   try {
-    decoded = await sharp(file, { limitInputPixels: MAX_PIXELS })
-      .rotate()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    if (SHRINKS_ON_LOAD.has(format)) {
+      const { autoOrient } = await sharp(file, input).metadata();
+      size = autoOrient;
+      source = () => sharp(file, input).rotate();
+    } else {
+      const { data, info } = await sharp(file, input).rotate().raw().toBuffer({ resolveWithObject: true });
+      size = info;
+      source = () =>
+        sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    }
   } catch (error) {
     throw new UndecodableImage((error as Error).message);
   }
-  const { data, info } = decoded;
-  const raw = { width: info.width, height: info.height, channels: info.channels };
-  const widths = WIDTHS.filter((w) => w <= info.width);
+  const widths = WIDTHS.filter((w) => w <= size.width);
+  // Largest first: the long resizes start at once and the short ones fill the lanes at the end.
+  const queue = [...widths].reverse();
   // Each file is flushed to disk while the next widths are being resized.
   const writes: Promise<void>[] = [];
-  const queue = [...widths];
   const resizeNext = async () => {
     try {
       for (let width = queue.shift(); width !== undefined; width = queue.shift()) {
-        const bytes = await sharp(data, { raw }).resize({ width }).toFormat(format).toBuffer();
+        let bytes: Buffer;
+        try {
+          bytes = await source().resize({ width }).toFormat(format).toBuffer();
+        } catch (error) {
+          // A file whose header reads but whose pixels do not (truncated, corrupt).
+          throw new UndecodableImage((error as Error).message);
+        }
         const writing = write(`${width}w`, bytes);
         // Observed below, once every resize has ended; handled now, so that a write failing
         // before then is not an unhandled rejection (which would end the process).
@@ -106,5 +127,5 @@ export async function renderWidths(
   const resized = await Promise.allSettled(Array.from({ length: RESIZES_AT_ONCE }, resizeNext));
   const failed = [...resized, ...(await Promise.allSettled(writes))].find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  return { width: info.width, height: info.height, widths };
+  return { width: size.width, height: size.height, widths };
 }
