@@ -24,6 +24,9 @@ import { registerJsonParser } from './http/json-body.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { requestIds, type Ids } from './ids.ts';
+import { authenticateAccessToken } from './oauth/access-tokens.ts';
+import { tokenRoutes } from './oauth/token.routes.ts';
+import { ACCESS_TOKEN_PREFIX } from './oauth/tokens.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
@@ -134,7 +137,12 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
         description:
           "Products, store pages and site information of a site owner's store. Every call needs `Authorization: Bearer <API key or access token>` and a `User-Agent`.",
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          basic: { type: 'http', scheme: 'basic' },
+        },
+      },
       security: [{ bearer: [] }],
     },
   });
@@ -143,8 +151,17 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
 
   const apiDeps = api;
   const keyDeps = { db: deps.db, pool: deps.pool, clock: deps.clock, keys: apiKeyCache(deps.changes) };
-  const resolve: CredentialResolver = async (presented) =>
-    presented.startsWith(API_KEY_PREFIX) ? authenticateApiKey(keyDeps, presented) : undefined;
+  const resolve: CredentialResolver = async (presented) => {
+    if (presented.startsWith(API_KEY_PREFIX)) return authenticateApiKey(keyDeps, presented);
+    if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(deps, presented);
+    return undefined;
+  };
+
+  await app.register(tokenRoutes, {
+    deps: { db: deps.db, clock: deps.clock, ids: deps.ids },
+    rateLimitPerMinute: deps.config.rateLimitPerMinute,
+    redis: deps.redis,
+  });
 
   await app.register(imageFilesRoutes, { deps: apiDeps });
   await app.register(async (api) => {

@@ -10,6 +10,7 @@ import { createOwner } from './owner/owners.service.ts';
 import { createWebsite } from './owner/websites.service.ts';
 import { createStorePage } from './catalog/store-pages.service.ts';
 import { createClient } from './oauth/clients.service.ts';
+import { revokeAccess } from './oauth/revocation.ts';
 
 const USAGE = `usage: emporium serve | worker | migrate | admin <command> [options]
   admin create-owner --email E --password P
@@ -17,7 +18,8 @@ const USAGE = `usage: emporium serve | worker | migrate | admin <command> [optio
   admin create-store-page --website ID --title T
   admin create-api-key --website ID --scopes S1,S2 [--name N]
   admin revoke-api-key --api-key K
-  admin create-client --owner E --name N --redirect-uri U [--redirect-uri U2 ...] [--initiate-url U]`;
+  admin create-client --owner E --name N --redirect-uri U [--redirect-uri U2 ...] [--initiate-url U]
+  admin revoke-access --website ID --client ID`;
 
 class UsageError extends Error {}
 
@@ -93,6 +95,14 @@ const ADMIN: Record<string, Command> = {
         redirectUris: lists['redirect-uri']!,
         initiateUrl: v['initiate-url'],
       }),
+  },
+  'revoke-access': {
+    options: { website: { type: 'string' }, client: { type: 'string' } },
+    required: ['website', 'client'],
+    run: async (deps, v) => {
+      await revokeAccess(deps, { websiteId: v.website!, clientId: v.client! });
+      return { revoked: true };
+    },
   },
 };
 

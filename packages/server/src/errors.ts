@@ -84,3 +84,30 @@ export class ServiceUnavailable extends DomainError {
   readonly status = 503;
   readonly type = 'SERVICE_UNAVAILABLE';
 }
+
+/** RFC 6749 error codes the token endpoint answers with (section 5.2). */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unsupported_grant_type'
+  | 'temporarily_unavailable'
+  | 'server_error';
+
+/**
+ * An error of the OAuth token endpoint, answered in RFC 6749's shape `{ error, error_description }`
+ * rather than the commerce API's (api-details 8). `invalid_client` is a 401, the rest a 400
+ * unless given.
+ */
+export class OAuthError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: OAuthErrorCode,
+    description: string,
+    status?: number,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(description);
+    this.status = status ?? (code === 'invalid_client' ? 401 : 400);
+  }
+}

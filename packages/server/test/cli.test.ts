@@ -3,6 +3,11 @@ import { before, describe, test } from 'node:test';
 import { openDatabase } from '../src/db/database.ts';
 import { apiKeyCache, authenticateApiKey } from '../src/owner/api-keys.service.ts';
 import { systemClock } from '../src/clock.ts';
+import { randomIds } from '../src/ids.ts';
+import { createClient } from '../src/oauth/clients.service.ts';
+import { issueCode } from '../src/oauth/codes.ts';
+import { createOwner } from '../src/owner/owners.service.ts';
+import { createWebsite } from '../src/owner/websites.service.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { runCli } from './helpers/process.ts';
 
@@ -134,6 +139,38 @@ describe('emporium admin', () => {
     );
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing --redirect-uri/);
+  });
+
+  test('revoke-access ends every token and code of a client for a website', async () => {
+    const handle = openDatabase(env.DATABASE_URL!, { max: 1 });
+    try {
+      const deps = { db: handle.db, clock: systemClock, ids: randomIds };
+      const email = 'revoke@example.com';
+      const { ownerId } = await createOwner(deps, { email, password: 'long enough password' });
+      const { websiteId } = await createWebsite(deps, { ownerEmail: email, title: 'Revoked Store' });
+      const { clientId } = await createClient(deps, {
+        ownerEmail: email,
+        name: 'Connected',
+        redirectUris: ['https://app.example.com/cb'],
+      });
+      const code = { clientId, websiteId, ownerId, offline: true, redirectUri: 'https://app.example.com/cb' };
+      await issueCode(deps, { ...code, scopes: ['website.products'], codeChallenge: null });
+      const revoked = await cli('admin', 'revoke-access', '--website', websiteId, '--client', clientId);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.deepEqual(json(revoked.stdout), { revoked: true });
+      const live = await handle.db
+        .selectFrom('oauth_grants')
+        .select('id')
+        .where('client_id', '=', clientId)
+        .where('revoked_at', 'is', null)
+        .execute();
+      assert.deepEqual(live, []);
+      const unknown = await cli('admin', 'revoke-access', '--website', websiteId, '--client', '0'.repeat(24));
+      assert.equal(unknown.code, 1);
+      assert.match(json(unknown.stdout).error.message, /client not found/);
+    } finally {
+      await handle.close();
+    }
   });
 
   test('a rule broken is exit code 1 with a JSON error on stdout, and nothing written', async () => {

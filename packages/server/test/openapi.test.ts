@@ -14,7 +14,7 @@ test('the committed openapi.json matches the route schemas (run `npm run openapi
   assert.equal(fs.readFileSync(OPENAPI_PATH, 'utf8'), await openapiDocument());
 });
 
-test('the document describes every products, variants and images endpoint', async () => {
+test('the document describes every API endpoint and the token endpoint', async () => {
   const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
   assert.deepEqual(Object.keys(document.paths).sort(), [
     '/1.0/authorization/website',
@@ -29,6 +29,7 @@ test('the document describes every products, variants and images endpoint', asyn
     '/1.1/commerce/products/{productId}/variants',
     '/1.1/commerce/products/{productId}/variants/{variantId}',
     '/1.1/commerce/products/{productId}/variants/{variantId}/image',
+    '/api/1/login/oauth/provider/tokens',
     '/images/{imageId}',
   ]);
 });

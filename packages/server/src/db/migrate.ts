@@ -3,6 +3,7 @@ import * as initial from './migrations/001-initial.ts';
 import * as changeNotifications from './migrations/002-change-notifications.ts';
 import * as images from './migrations/003-images.ts';
 import * as oauthClients from './migrations/004-oauth-clients.ts';
+import * as oauthGrants from './migrations/005-oauth-grants.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -10,6 +11,7 @@ const migrations = {
   '002-change-notifications': changeNotifications,
   '003-images': images,
   '004-oauth-clients': oauthClients,
+  '005-oauth-grants': oauthGrants,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

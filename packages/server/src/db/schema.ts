@@ -133,6 +133,62 @@ export interface OAuthClientsTable {
   secret_rotated_at: Timestamp | null;
 }
 
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  website_id: string;
+  scopes: string[];
+  /** access_type=offline: the code's tokens include a refresh token. */
+  offline: boolean;
+  redirect_uri: string;
+  /** PKCE S256 challenge of the authorize request, if it sent one. */
+  code_challenge: string | null;
+  code_digest: Buffer;
+  code_expires_at: Timestamp;
+  code_used_at: Timestamp | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+}
+
+export type RetiredReason = 'confirmed' | 'sibling';
+
+export interface OAuthRefreshTokensTable {
+  id: string;
+  grant_id: string;
+  parent_id: string | null;
+  token_digest: Buffer;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  confirmed_at: Timestamp | null;
+  retired_at: Timestamp | null;
+  retired_reason: RetiredReason | null;
+}
+
+export interface OAuthAccessTokensTable {
+  token_digest: Buffer;
+  grant_id: string;
+  refresh_id: string | null;
+  pending: boolean;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export type AuditKind = 'login' | 'login_failed' | 'grant' | 'code_replay' | 'refresh_replay' | 'revocation';
+
+export interface AuditEventsTable {
+  id: string;
+  at: Timestamp;
+  kind: AuditKind;
+  owner_id: string | null;
+  website_id: string | null;
+  client_id: string | null;
+  ip: string | null;
+  detail: Record<string, unknown>;
+}
+
 export interface Database {
   owners: OwnersTable;
   websites: WebsitesTable;
@@ -143,4 +199,8 @@ export interface Database {
   variants: VariantsTable;
   images: ImagesTable;
   oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
+  audit_events: AuditEventsTable;
 }

@@ -1,7 +1,8 @@
+import type { AccessTokenCredential } from '../oauth/access-tokens.ts';
 import type { ApiKeyCredential } from '../owner/api-keys.service.ts';
 
-/** What an API request is authorized by. OAuth access tokens join this union with the OAuth server. */
-export type Credential = ApiKeyCredential;
+/** What an API request is authorized by: a site's API key, or an app's OAuth access token. */
+export type Credential = ApiKeyCredential | AccessTokenCredential;
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -12,10 +12,12 @@ export async function registerRateLimit(
   app: FastifyInstance,
   perMinute: number,
   redis?: Redis,
+  /** Where the counts live in Redis: each limited endpoint group counts apart. */
+  nameSpace = 'emporium:rate:',
 ): Promise<void> {
   await app.register(rateLimit, {
     max: perMinute,
-    ...(redis && { redis, nameSpace: 'emporium:rate:', skipOnError: true }),
+    ...(redis && { redis, nameSpace, skipOnError: true }),
     timeWindow: 60_000,
     hook: 'onRequest',
     enableDraftSpec: true,

@@ -1,0 +1,46 @@
+import { recordAudit } from '../audit.ts';
+import { NotFound } from '../errors.ts';
+import type { TokenDeps } from './tokens.ts';
+
+/**
+ * The owner revokes a client for a website (security GR-1): every grant of that pair is revoked
+ * in one committed statement, so every access token, refresh token and pending code of it stops
+ * working at once, on every instance (tokens are checked against the database on each use).
+ * Revoking what holds no access is not an error. Returns how many grants were revoked.
+ */
+export async function revokeAccess(
+  deps: TokenDeps,
+  input: { websiteId: string; clientId: string; ownerId?: string; ip?: string },
+): Promise<number> {
+  const website = await deps.db
+    .selectFrom('websites')
+    .select('owner_id')
+    .where('id', '=', input.websiteId)
+    .executeTakeFirst();
+  if (!website) throw new NotFound(`website not found: ${input.websiteId}`);
+  const client = await deps.db
+    .selectFrom('oauth_clients')
+    .select('id')
+    .where('id', '=', input.clientId)
+    .executeTakeFirst();
+  if (!client) throw new NotFound(`client not found: ${input.clientId}`);
+  return deps.db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .updateTable('oauth_grants')
+      .set({ revoked_at: deps.clock.now(), revoked_reason: 'owner' })
+      .where('website_id', '=', input.websiteId)
+      .where('client_id', '=', input.clientId)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
+    await recordAudit(deps, trx, {
+      kind: 'revocation',
+      ownerId: input.ownerId ?? website.owner_id,
+      websiteId: input.websiteId,
+      clientId: input.clientId,
+      ip: input.ip,
+      detail: { grants: revoked.length },
+    });
+    return revoked.length;
+  });
+}

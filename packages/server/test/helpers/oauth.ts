@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+import { createClient } from '../../src/oauth/clients.service.ts';
+import { issueCode, type CodeRequest } from '../../src/oauth/codes.ts';
+import type { Scope } from '../../src/oauth/scopes.ts';
+import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
+import type { TestContext } from './test-app.ts';
+
+export const REDIRECT_URI = 'https://app.example.com/callback';
+export const USER_AGENT = 'inventory-sync/2.1';
+
+export const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+export interface App {
+  clientId: string;
+  clientSecret: string;
+  authorization: string;
+}
+
+/** A registered client (app) of a new developer. */
+export async function registerApp(ctx: TestContext): Promise<App> {
+  const site = await ctx.site();
+  const owner = await ctx.db
+    .selectFrom('websites')
+    .innerJoin('owners', 'owners.id', 'websites.owner_id')
+    .select('owners.email')
+    .where('websites.id', '=', site.websiteId)
+    .executeTakeFirstOrThrow();
+  const { clientId, clientSecret } = await createClient(ctx, {
+    ownerEmail: owner.email,
+    name: 'Inventory Sync',
+    redirectUris: [REDIRECT_URI],
+  });
+  return { clientId, clientSecret, authorization: basic(clientId, clientSecret) };
+}
+
+/** The owner's Allow for `app` on `websiteId`, as the consent page gives it. */
+export async function allow(
+  ctx: TestContext,
+  app: App,
+  websiteId: string,
+  options: Partial<Pick<CodeRequest, 'offline' | 'codeChallenge' | 'redirectUri'>> & {
+    scopes?: Scope[];
+  } = {},
+): Promise<string> {
+  const website = await ctx.db
+    .selectFrom('websites')
+    .select('owner_id')
+    .where('id', '=', websiteId)
+    .executeTakeFirstOrThrow();
+  return issueCode(ctx, {
+    clientId: app.clientId,
+    websiteId,
+    ownerId: website.owner_id,
+    scopes: options.scopes ?? ['website.products'],
+    offline: options.offline ?? true,
+    redirectUri: options.redirectUri ?? REDIRECT_URI,
+    codeChallenge: options.codeChallenge ?? null,
+  });
+}
+
+/** POST to the token endpoint; JSON unless `form`. */
+export function tokenRequest(
+  ctx: TestContext,
+  body: Record<string, unknown> | string,
+  options: { authorization?: string; form?: boolean; contentType?: string; userAgent?: string | null } = {},
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string | undefined> = {
+    'content-type':
+      options.contentType ?? (options.form ? 'application/x-www-form-urlencoded' : 'application/json'),
+  };
+  // undefined: light-my-request then sends no User-Agent at all (null here means "none").
+  headers['user-agent'] = options.userAgent === null ? undefined : (options.userAgent ?? USER_AGENT);
+  if (options.authorization) headers.authorization = options.authorization;
+  const payload =
+    typeof body === 'string'
+      ? body
+      : options.form
+        ? new URLSearchParams(body as Record<string, string>).toString()
+        : JSON.stringify(body);
+  return ctx.app.inject({ method: 'POST', url: TOKEN_PATH, headers, payload });
+}
+
+export interface Tokens {
+  access_token: string;
+  refresh_token?: string;
+  access_token_expires_at: string;
+  refresh_token_expires_at?: string;
+}
+
+/** Redeems a code, asserting success. */
+export async function redeem(ctx: TestContext, app: App, code: string): Promise<Tokens> {
+  const res = await tokenRequest(
+    ctx,
+    { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI },
+    { authorization: app.authorization },
+  );
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+export function refresh(ctx: TestContext, app: App, refreshToken: string): Promise<LightMyRequestResponse> {
+  return tokenRequest(
+    ctx,
+    { grant_type: 'refresh_token', refresh_token: refreshToken },
+    { authorization: app.authorization },
+  );
+}
+
+/** An API call with an access token: the product list of its website. */
+export function apiCall(
+  ctx: TestContext,
+  accessToken: string,
+  options: { method?: 'GET' | 'POST'; url?: string; payload?: object } = {},
+) {
+  return ctx.app.inject({
+    method: options.method ?? 'GET',
+    url: options.url ?? '/1.1/commerce/products',
+    headers: { authorization: `Bearer ${accessToken}`, 'user-agent': USER_AGENT },
+    ...(options.payload && { payload: options.payload }),
+  });
+}
+
+export function assertOAuthError(
+  res: LightMyRequestResponse,
+  status: number,
+  error: string,
+  description?: RegExp,
+) {
+  assert.equal(res.statusCode, status, res.body);
+  const body = res.json();
+  assert.deepEqual(Object.keys(body).sort(), ['error', 'error_description']);
+  assert.equal(body.error, error);
+  if (description) assert.match(body.error_description, description);
+  assert.equal(res.headers['cache-control'], 'no-store');
+}
