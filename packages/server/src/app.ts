@@ -13,7 +13,7 @@ import { imagesRoutes } from './catalog/images.routes.ts';
 import type { Jobs } from './jobs/queue.ts';
 import type { ImageStorage } from './media/storage.ts';
 import type { Clock } from './clock.ts';
-import { DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
+import { DEFAULT_PRODUCT_CACHE_MB, DEFAULT_SIGN_IN_PER_MINUTE, type Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { ServiceUnavailable } from './errors.ts';
@@ -24,16 +24,17 @@ import { registerJsonParser } from './http/json-body.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { requestIds, type Ids } from './ids.ts';
-import { authenticateAccessToken } from './oauth/access-tokens.ts';
+import { accessTokenCache, authenticateAccessToken, type AccessTokenCache } from './oauth/access-tokens.ts';
 import { tokenRoutes } from './oauth/token.routes.ts';
 import { ACCESS_TOKEN_PREFIX } from './oauth/tokens.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
+import { ownerWeb } from './web/web.plugin.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'baseUrl' | 'logLevel' | 'rateLimitPerMinute'> &
-    Partial<Pick<Config, 'productCacheMb'>>;
+  config: Pick<Config, 'baseUrl' | 'authUrl' | 'logLevel' | 'rateLimitPerMinute'> &
+    Partial<Pick<Config, 'productCacheMb' | 'signInPerMinute'>>;
   db: Db;
   pool: DatabaseHandle['pool'];
   /** Database change notices that let caches answer without a query; unset, every read asks. */
@@ -44,6 +45,8 @@ export interface AppDeps {
   ids: Ids;
   /** HMAC key of page cursors, shared by every instance (see db/server-secrets.ts). */
   cursorKey: Buffer;
+  /** HMAC key of the owner pages' CSRF tokens, shared likewise. */
+  csrfKey: Buffer;
   /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
   redis?: Redis;
   /** A pino destination for tests; the process's stdout otherwise. */
@@ -62,6 +65,8 @@ export interface ApiDeps {
   lists: ListCache;
   storage: ImageStorage;
   jobs: Jobs;
+  /** Live OAuth access tokens, so most API calls with one need no query. */
+  tokens: AccessTokenCache;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -78,6 +83,7 @@ export function apiDeps(deps: AppDeps): ApiDeps {
     lists: new ListCache(deps.changes),
     storage: deps.storage,
     jobs: deps.jobs,
+    tokens: accessTokenCache(deps.changes),
     documents: productDocuments(
       (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
       deps.changes,
@@ -151,14 +157,28 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
 
   const apiDeps = api;
   const keyDeps = { db: deps.db, pool: deps.pool, clock: deps.clock, keys: apiKeyCache(deps.changes) };
+  const tokens = api.tokens;
+  const tokenDeps = { ...deps, tokens };
   const resolve: CredentialResolver = async (presented) => {
     if (presented.startsWith(API_KEY_PREFIX)) return authenticateApiKey(keyDeps, presented);
-    if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(deps, presented);
+    if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(tokenDeps, presented);
     return undefined;
   };
 
+  await app.register(ownerWeb, {
+    deps: {
+      db: deps.db,
+      clock: deps.clock,
+      ids: deps.ids,
+      tokens,
+      csrfKey: deps.csrfKey,
+      secure: deps.config.authUrl.startsWith('https:'),
+    },
+    signInPerMinute: deps.config.signInPerMinute ?? DEFAULT_SIGN_IN_PER_MINUTE,
+    redis: deps.redis,
+  });
   await app.register(tokenRoutes, {
-    deps: { db: deps.db, clock: deps.clock, ids: deps.ids },
+    deps: { db: deps.db, clock: deps.clock, ids: deps.ids, tokens },
     rateLimitPerMinute: deps.config.rateLimitPerMinute,
     redis: deps.redis,
   });

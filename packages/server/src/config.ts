@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimitPerMinute: number;
+  /** Sign-in and sign-up attempts a client address may make a minute on the owner pages. */
+  signInPerMinute: number;
   /** Where instances share rate-limit counts; unset: each instance counts alone. */
   redisUrl: string | undefined;
   /** Memory for rendered product documents (catalog/product-documents.ts), in MiB. */
@@ -25,6 +27,9 @@ export class ConfigError extends Error {}
 
 /** Enough for the hot set of a large catalog; a whole-catalog sync must stay within the RSS budget. */
 export const DEFAULT_PRODUCT_CACHE_MB = 32;
+
+/** Enough for a person who mistypes; far too few to guess a password. */
+export const DEFAULT_SIGN_IN_PER_MINUTE = 10;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -86,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     logLevel,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    signInPerMinute: integer(env, 'SIGN_IN_PER_MINUTE', DEFAULT_SIGN_IN_PER_MINUTE, 1, 1_000_000),
     redisUrl,
     productCacheMb: integer(env, 'PRODUCT_CACHE_MB', DEFAULT_PRODUCT_CACHE_MB, 0, 65_536),
     // One on 2 cores: resizing takes a whole core, and the API must keep the other.

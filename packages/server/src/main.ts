@@ -20,14 +20,14 @@ function rateLimitRedis(url: string): Redis {
   return redis;
 }
 
-function printDemo(demo: DemoSite, baseUrl: string): void {
+function printDemo(demo: DemoSite, baseUrl: string, authUrl: string): void {
   // Written to the terminal, not the log: these secrets are shown this once and never logged.
   process.stdout.write(
     [
       '',
       'A demo site was created. The password and API key are shown only now:',
       `  owner     ${demo.email}`,
-      `  password  ${demo.password}`,
+      `  password  ${demo.password}   (sign in at ${authUrl}/login)`,
       `  website   ${demo.websiteId} (store page ${demo.storePageId})`,
       `  API key   ${demo.apiKey}`,
       '',
@@ -43,7 +43,7 @@ export async function serve(config: Config): Promise<void> {
   const deps = { db: connection.db, clock: systemClock, ids: randomIds };
   if (config.demoSite) {
     const demo = await seedDemoSite(deps);
-    if (demo) printDemo(demo, config.baseUrl);
+    if (demo) printDemo(demo, config.baseUrl, config.authUrl);
   }
   const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
   const changes = new ChangeFeed(connection.url);
@@ -60,6 +60,7 @@ export async function serve(config: Config): Promise<void> {
     config,
     redis,
     cursorKey: await serverSecret(connection.db, 'cursor'),
+    csrfKey: await serverSecret(connection.db, 'csrf'),
   };
   const api = apiDeps(appDeps);
   const app = await buildApp(appDeps, api);
@@ -128,6 +129,7 @@ export async function work(config: Config): Promise<void> {
     ids: randomIds,
     config,
     cursorKey: await serverSecret(connection.db, 'cursor'),
+    csrfKey: await serverSecret(connection.db, 'csrf'),
     storage: imageStorage(config),
     jobs,
   });

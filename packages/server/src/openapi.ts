@@ -20,7 +20,12 @@ export const OPENAPI_PATH = path.resolve(
 export async function openapiDocument(): Promise<string> {
   const handle = openDatabase('postgres://unused@127.0.0.1:1/unused');
   const app = await buildApp({
-    config: { baseUrl: 'http://127.0.0.1:8080', logLevel: 'silent', rateLimitPerMinute: 300 },
+    config: {
+      baseUrl: 'http://127.0.0.1:8080',
+      authUrl: 'http://127.0.0.1:8080',
+      logLevel: 'silent',
+      rateLimitPerMinute: 300,
+    },
     db: handle.db,
     pool: handle.pool,
     storage: new FileImageStorage(os.tmpdir()),
@@ -28,6 +33,7 @@ export async function openapiDocument(): Promise<string> {
     clock: systemClock,
     ids: randomIds,
     cursorKey: randomBytes(32),
+    csrfKey: randomBytes(32),
   });
   await app.ready();
   const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;

@@ -314,7 +314,7 @@ describe('database outage', () => {
     const port = await freePort(); // nothing listens there
     const handle = openDatabase(`postgres://nobody@127.0.0.1:${port}/none`, { max: 1 });
     const app = await buildApp({
-      config: { baseUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
+      config: { baseUrl: 'http://x', authUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
       db: handle.db,
       pool: handle.pool,
       storage: new FileImageStorage(os.tmpdir()),
@@ -322,6 +322,7 @@ describe('database outage', () => {
       clock: systemClock,
       ids: randomIds,
       cursorKey: Buffer.alloc(32),
+      csrfKey: Buffer.alloc(32),
     });
     try {
       const res = await app.inject({ method: 'GET', url: LIST, headers: site.headers });

@@ -9,7 +9,7 @@ const HEARTBEAT_TIMEOUT_MS = 5_000;
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5_000;
 
-export type ChangeKind = 'product' | 'api_key';
+export type ChangeKind = 'product' | 'api_key' | 'oauth_grant';
 
 /**
  * Changes announced by the database on one LISTEN connection, so the in-process caches of every

@@ -4,6 +4,7 @@ import * as changeNotifications from './migrations/002-change-notifications.ts';
 import * as images from './migrations/003-images.ts';
 import * as oauthClients from './migrations/004-oauth-clients.ts';
 import * as oauthGrants from './migrations/005-oauth-grants.ts';
+import * as ownerWeb from './migrations/006-owner-web.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -12,6 +13,7 @@ const migrations = {
   '003-images': images,
   '004-oauth-clients': oauthClients,
   '005-oauth-grants': oauthGrants,
+  '006-owner-web': ownerWeb,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

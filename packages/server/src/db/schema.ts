@@ -189,6 +189,28 @@ export interface AuditEventsTable {
   detail: Record<string, unknown>;
 }
 
+export interface OwnerSessionsTable {
+  token_digest: Buffer;
+  owner_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface OAuthAuthorizationRequestsTable {
+  id: string;
+  client_id: string;
+  redirect_uri: string;
+  scopes: string[];
+  state: string;
+  website_id: string | null;
+  offline: boolean;
+  code_challenge: string | null;
+  owner_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  answered_at: Timestamp | null;
+}
+
 export interface Database {
   owners: OwnersTable;
   websites: WebsitesTable;
@@ -203,4 +225,6 @@ export interface Database {
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   oauth_access_tokens: OAuthAccessTokensTable;
   audit_events: AuditEventsTable;
+  owner_sessions: OwnerSessionsTable;
+  oauth_authorization_requests: OAuthAuthorizationRequestsTable;
 }

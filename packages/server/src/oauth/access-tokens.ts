@@ -1,7 +1,9 @@
 import type { Clock } from '../clock.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
 import { digest } from '../secrets.ts';
+import { VersionedCache } from '../versioned-cache.ts';
 import { confirmPair, lockGrant } from './tokens.ts';
 
 /** How often a grant's last-used time is written: once a minute is enough to show it. */
@@ -16,54 +18,96 @@ export interface AccessTokenCredential {
   scopes: readonly string[];
 }
 
-type Deps = Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; ids: Ids };
+/** Live access tokens by digest (hex), so most API calls authenticate without a query. */
+export type AccessTokenCache = VersionedCache<{
+  credential: AccessTokenCredential;
+  expiresAt: number;
+  lastUsedAt: number;
+}>;
+
+/** Room for about 10,000 tokens in use at once; the least recently used are looked up again. */
+const TOKEN_CACHE_BYTES = 3 * 1024 * 1024;
+const TOKEN_ENTRY_BYTES = 300;
+
+/**
+ * The cache, emptied whenever the change feed announces a revoked grant: revocations are rare,
+ * and a token's grant is not worth indexing for them. Trusted only while the feed is live.
+ */
+export function accessTokenCache(feed?: ChangeFeed): AccessTokenCache {
+  const cache: AccessTokenCache = new VersionedCache(
+    TOKEN_CACHE_BYTES,
+    () => TOKEN_ENTRY_BYTES,
+    () => feed?.live ?? false,
+  );
+  feed?.on('change', (kind: string) => {
+    if (kind === 'oauth_grant') cache.reset();
+  });
+  feed?.on('live', () => cache.reset());
+  return cache;
+}
+
+type Deps = Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; ids: Ids; tokens: AccessTokenCache };
 
 /**
  * The credential of a live access token, or undefined: unknown, expired, revoked, or of a pair
- * retired by its sibling's confirmation. Read from the database on every request, so a
- * revocation is seen at once by every instance (security RS-5). The first call with the token of
- * a refreshed pair confirms that pair (api-details 8).
+ * retired by its sibling's confirmation. A token is cached once its pair is confirmed; a
+ * revocation empties the cache of every instance as the database announces it (security RS-5),
+ * and while an instance cannot hear the announcements it asks the database every time. The
+ * first call with the token of a refreshed pair confirms that pair (api-details 8).
  */
 export async function authenticateAccessToken(
   deps: Deps,
   presented: string,
 ): Promise<AccessTokenCredential | undefined> {
   const tokenDigest = digest(presented);
-  const [row] = await queryPrepared(
-    deps.pool,
-    deps.db
-      .selectFrom('oauth_access_tokens as t')
-      .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-      .select([
-        't.grant_id',
-        't.pending',
-        't.expires_at',
-        'g.client_id',
-        'g.website_id',
-        'g.scopes',
-        'g.last_used_at',
-      ])
-      .where('t.token_digest', '=', tokenDigest)
-      .where('t.revoked_at', 'is', null)
-      .where('g.revoked_at', 'is', null),
-  );
+  const cacheKey = tokenDigest.toString('hex');
   const now = deps.clock.now();
-  if (!row || row.expires_at <= now) return undefined;
-  if (row.pending && !(await confirmByUse(deps, row.grant_id, tokenDigest))) return undefined;
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+  let token = deps.tokens.latest(cacheKey);
+  if (!token) {
+    const generation = deps.tokens.generation;
+    const [row] = await queryPrepared(
+      deps.pool,
+      deps.db
+        .selectFrom('oauth_access_tokens as t')
+        .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
+        .select([
+          't.grant_id',
+          't.pending',
+          't.expires_at',
+          'g.client_id',
+          'g.website_id',
+          'g.scopes',
+          'g.last_used_at',
+        ])
+        .where('t.token_digest', '=', tokenDigest)
+        .where('t.revoked_at', 'is', null)
+        .where('g.revoked_at', 'is', null),
+    );
+    if (!row || row.expires_at <= now) return undefined;
+    if (row.pending && !(await confirmByUse(deps, row.grant_id, tokenDigest))) return undefined;
+    token = {
+      credential: {
+        kind: 'access_token',
+        id: row.grant_id,
+        clientId: row.client_id,
+        websiteId: row.website_id,
+        scopes: row.scopes,
+      },
+      expiresAt: row.expires_at.getTime(),
+      lastUsedAt: row.last_used_at?.getTime() ?? 0,
+    };
+    deps.tokens.set(cacheKey, 0, token, generation);
+  }
+  if (token.expiresAt <= now.getTime()) return undefined;
+  if (now.getTime() - token.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+    token.lastUsedAt = now.getTime();
     await deps.db
       .updateTable('oauth_grants')
       .set({ last_used_at: now })
-      .where('id', '=', row.grant_id)
+      .where('id', '=', token.credential.id)
       .execute();
   }
-  return {
-    kind: 'access_token',
-    id: row.grant_id,
-    clientId: row.client_id,
-    websiteId: row.website_id,
-    scopes: row.scopes,
-  };
+  return token.credential;
 }
 
 /**

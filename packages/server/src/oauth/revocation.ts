@@ -7,6 +7,7 @@ import type { TokenDeps } from './tokens.ts';
  * in one committed statement, so every access token, refresh token and pending code of it stops
  * working at once, on every instance (tokens are checked against the database on each use).
  * Revoking what holds no access is not an error. Returns how many grants were revoked.
+ * This process's token cache forgets them at once, other processes' on the database's notice.
  */
 export async function revokeAccess(
   deps: TokenDeps,
@@ -24,8 +25,8 @@ export async function revokeAccess(
     .where('id', '=', input.clientId)
     .executeTakeFirst();
   if (!client) throw new NotFound(`client not found: ${input.clientId}`);
-  return deps.db.transaction().execute(async (trx) => {
-    const revoked = await trx
+  const revoked = await deps.db.transaction().execute(async (trx) => {
+    const grants = await trx
       .updateTable('oauth_grants')
       .set({ revoked_at: deps.clock.now(), revoked_reason: 'owner' })
       .where('website_id', '=', input.websiteId)
@@ -39,8 +40,10 @@ export async function revokeAccess(
       websiteId: input.websiteId,
       clientId: input.clientId,
       ip: input.ip,
-      detail: { grants: revoked.length },
+      detail: { grants: grants.length },
     });
-    return revoked.length;
+    return grants.length;
   });
+  if (revoked > 0) deps.tokens?.reset();
+  return revoked;
 }

@@ -15,6 +15,21 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
+/** What each scope lets an app do, in the owner's words (the spec's scope table). */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'website.orders': 'Send order data and mark orders fulfilled',
+  'website.orders.read': 'View order and fulfillment information',
+  'website.transactions.read': 'Access transactional order and donation data',
+  'website.inventory': 'View and update inventory stock levels',
+  'website.inventory.read': 'View inventory stock levels',
+  'website.products': 'View product information and modify products',
+  'website.products.read': 'View product information',
+  'website.contacts': 'View contacts and address book entries; create, update, delete them',
+  'website.contacts.read': 'View contacts and address book entries',
+  'website.discounts': 'View and manage discounts',
+  'website.discounts.read': 'View discounts',
+};
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

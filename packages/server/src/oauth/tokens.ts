@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
+import type { AccessTokenCache } from './access-tokens.ts';
 import { digest, newSecret } from '../secrets.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'emp_at_';
@@ -12,6 +13,11 @@ export interface TokenDeps {
   db: Db;
   clock: Clock;
   ids: Ids;
+  /**
+   * This process's cache of access tokens: emptied as soon as a revocation made here commits
+   * (other processes empty theirs on the database's notice).
+   */
+  tokens?: AccessTokenCache;
 }
 
 /** The token endpoint's success body (spec: Token response; api-details 8). */

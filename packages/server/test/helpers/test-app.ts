@@ -15,6 +15,7 @@ import type { Clock } from '../../src/clock.ts';
 import { ChangeFeed } from '../../src/db/change-feed.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
 import { randomIds, type Ids } from '../../src/ids.ts';
+import type { AccessTokenCache } from '../../src/oauth/access-tokens.ts';
 import { SCOPES } from '../../src/oauth/scopes.ts';
 import { createApiKey } from '../../src/owner/api-keys.service.ts';
 import { createOwner } from '../../src/owner/owners.service.ts';
@@ -22,6 +23,7 @@ import { createWebsite } from '../../src/owner/websites.service.ts';
 import { freshDatabase } from './database.ts';
 
 export const BASE_URL = 'https://api.emporium.test';
+export const AUTH_URL = 'https://login.emporium.test';
 
 /** A clock tests move by hand; each reading is 1 ms after the last, so writes have a clear order. */
 export class TestClock implements Clock {
@@ -42,6 +44,8 @@ export interface TestContext {
   db: Db;
   /** The app's id generation, for calling services directly. */
   ids: Ids;
+  /** The app's access token cache: services called with this context empty it as the app would. */
+  tokens: AccessTokenCache;
   /** The app's change feed, live once started (tests wait for its events, never for time). */
   changes?: ChangeFeed;
   clock: TestClock;
@@ -74,6 +78,8 @@ let sites = 0;
 
 export interface TestAppOptions {
   rateLimitPerMinute?: number;
+  /** Sign-in attempts a minute on the owner pages; high unless a test is about the limit. */
+  signInPerMinute?: number;
   logLevel?: 'info' | 'silent';
   /** Another instance on the database of an earlier testApp; a fresh database otherwise. */
   databaseUrl?: string;
@@ -112,10 +118,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     jobs,
     config: {
       baseUrl: BASE_URL,
+      authUrl: AUTH_URL,
       logLevel: options.logLevel ?? 'info',
       rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+      signInPerMinute: options.signInPerMinute ?? 100_000,
     },
     cursorKey: randomBytes(32),
+    csrfKey: randomBytes(32),
     redis: options.redis,
     logStream,
   };
@@ -146,6 +155,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     app,
     db: handle.db,
     ids: randomIds,
+    tokens: api.tokens,
     storage: api.storage,
     changes,
     clock,

@@ -25,6 +25,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('revoked_at', time)
     .addColumn('revoked_reason', 'text')
     .execute();
+  // Caches of access tokens (oauth/access-tokens.ts) drop everything on this notice
+  // (db/change-feed.ts), so a revoked grant's tokens are refused on every instance at once.
+  await sql`
+    CREATE FUNCTION emporium_grant_revoked() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('emporium_changes', 'oauth_grant:' || OLD.id);
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`
+    CREATE TRIGGER oauth_grants_revoked AFTER UPDATE OF revoked_at OR DELETE ON oauth_grants
+    FOR EACH ROW EXECUTE FUNCTION emporium_grant_revoked()`.execute(db);
   await db.schema
     .createIndex('oauth_grants_website_client_idx')
     .on('oauth_grants')

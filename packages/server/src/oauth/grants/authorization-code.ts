@@ -26,6 +26,7 @@ export async function redeemCode(
   const code = requiredField(request, 'code');
   const redirectUri = requiredField(request, 'redirect_uri');
   const verifier = request.fields.code_verifier;
+  const effects = { revoked: false };
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     const grant = await trx
@@ -43,6 +44,7 @@ export async function redeemCode(
         .executeTakeFirst();
       if (used && !used.revoked_at) {
         await revokeGrant(deps, trx, used.id, 'code_replay');
+        effects.revoked = true;
         await recordAudit(deps, trx, {
           kind: 'code_replay',
           websiteId: used.website_id,
@@ -70,6 +72,7 @@ export async function redeemCode(
     }
     return mintPair(deps, trx, grant.id, grant.offline ? { parentId: null, confirmed: true } : undefined);
   });
+  if (effects.revoked) deps.tokens?.reset();
   if (outcome instanceof OAuthError) throw outcome;
   return outcome;
 }

@@ -28,6 +28,7 @@ export async function refreshTokens(
   request: TokenRequest,
 ): Promise<TokenResponse> {
   const tokenDigest = digest(requiredField(request, 'refresh_token'));
+  const effects = { revoked: false };
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const found = await trx
       .selectFrom('oauth_refresh_tokens')
@@ -52,6 +53,7 @@ export async function refreshTokens(
       if (token.retired_reason === 'confirmed') {
         // A token already superseded by a confirmed pair: someone holds a stolen copy (RT-8).
         await revokeGrant(deps, trx, grant.id, 'refresh_replay');
+        effects.revoked = true;
         await recordAudit(deps, trx, {
           kind: 'refresh_replay',
           websiteId: grant.website_id,
@@ -79,6 +81,7 @@ export async function refreshTokens(
     }
     return mintPair(deps, trx, grant.id, { parentId: token.id, confirmed: false });
   });
+  if (effects.revoked) deps.tokens?.reset();
   if (outcome instanceof OAuthError) throw outcome;
   return outcome;
 }

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { recordAudit } from '../audit.ts';
+import { DomainError, Forbidden } from '../errors.ts';
+import { createOwner } from '../owner/owners.service.ts';
+import { hashPassword, verifyPassword } from '../owner/passwords.ts';
+import { html, type Html } from './html.ts';
+import { notice, page, sendPage } from './layout.ts';
+import { field, internalPath, type WebDeps } from './web-deps.ts';
+
+/** Compared against when the email is unknown, so both failures take as long (security GR-4). */
+let unknownOwnerHash: Promise<string> | undefined;
+
+function signInForm(csrf: string, next: string, error?: string, email = ''): Html {
+  return html`${notice(error)}
+    <form class="stack" method="post" action="/login">
+      <input type="hidden" name="csrf" value="${csrf}" />
+      <input type="hidden" name="next" value="${next}" />
+      <label
+        >Email <input type="email" name="email" value="${email}" autocomplete="username" required
+      /></label>
+      <label
+        >Password <input type="password" name="password" autocomplete="current-password" required
+      /></label>
+      <div class="actions"><button>Sign in</button></div>
+    </form>
+    <p>New here? <a href="/signup?next=${encodeURIComponent(next)}">Create an account</a>.</p>`;
+}
+
+function signUpForm(csrf: string, next: string, error?: string, email = ''): Html {
+  return html`${notice(error)}
+    <form class="stack" method="post" action="/signup">
+      <input type="hidden" name="csrf" value="${csrf}" />
+      <input type="hidden" name="next" value="${next}" />
+      <label
+        >Email <input type="email" name="email" value="${email}" autocomplete="username" required
+      /></label>
+      <label
+        >Password (8 characters or more)
+        <input type="password" name="password" autocomplete="new-password" minlength="8" required
+      /></label>
+      <div class="actions"><button>Create account</button></div>
+    </form>
+    <p>Have an account? <a href="/login?next=${encodeURIComponent(next)}">Sign in</a>.</p>`;
+}
+
+/** A form post whose CSRF token is not this browser's: refused, nothing done (security GR-2). */
+export function requireCsrf(deps: WebDeps, request: FastifyRequest): void {
+  if (
+    !deps.sessions.csrfValid(request.browser, (request.body as Record<string, unknown> | undefined)?.csrf)
+  ) {
+    throw new Forbidden(
+      'This form has expired or was not sent from this page. Go back, reload it and try again.',
+    );
+  }
+}
+
+export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+  const limited = { rateLimit: { max: deps.signInPerMinute, timeWindow: 60_000 } };
+  app.get('/login', async (request, reply) => {
+    const next = internalPath(String((request.query as Record<string, unknown>).next ?? ''));
+    if (request.browser.owner) return reply.redirect(next, 303);
+    return sendPage(reply, 200, page('Sign in', signInForm(request.browser.csrf, next)));
+  });
+
+  app.post('/login', { config: limited }, async (request, reply) => {
+    requireCsrf(deps, request);
+    const next = internalPath(field(request.body, 'next'));
+    const email = field(request.body, 'email').trim();
+    const password = field(request.body, 'password');
+    const owner = await deps.db
+      .selectFrom('owners')
+      .select(['id', 'email', 'password_hash'])
+      .where(({ fn, eb }) => eb(fn('lower', ['email']), '=', email.toLowerCase()))
+      .executeTakeFirst();
+    unknownOwnerHash ??= hashPassword('no owner has this password');
+    const valid = await verifyPassword(password, owner?.password_hash ?? (await unknownOwnerHash));
+    if (!owner || !valid) {
+      await recordAudit(deps, deps.db, { kind: 'login_failed', ownerId: owner?.id, ip: request.ip });
+      const form = signInForm(
+        request.browser.csrf,
+        next,
+        'That email and password do not match an account.',
+        email,
+      );
+      return sendPage(reply, 401, page('Sign in', form));
+    }
+    await deps.sessions.signIn(reply, owner);
+    await recordAudit(deps, deps.db, { kind: 'login', ownerId: owner.id, ip: request.ip });
+    return reply.redirect(next, 303);
+  });
+
+  app.get('/signup', async (request, reply) => {
+    const next = internalPath(String((request.query as Record<string, unknown>).next ?? ''));
+    return sendPage(reply, 200, page('Create your account', signUpForm(request.browser.csrf, next)));
+  });
+
+  app.post('/signup', { config: limited }, async (request, reply) => {
+    requireCsrf(deps, request);
+    const next = internalPath(field(request.body, 'next'));
+    const email = field(request.body, 'email').trim();
+    try {
+      const { ownerId } = await createOwner(deps, { email, password: field(request.body, 'password') });
+      await deps.sessions.signIn(reply, { id: ownerId, email });
+      await recordAudit(deps, deps.db, { kind: 'login', ownerId, ip: request.ip });
+      return reply.redirect(next, 303);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const form = signUpForm(request.browser.csrf, next, error.message, email);
+      return sendPage(reply, error.status, page('Create your account', form));
+    }
+  });
+
+  app.post('/logout', async (request, reply) => {
+    requireCsrf(deps, request);
+    await deps.sessions.signOut(request.browser, reply);
+    return reply.redirect('/login', 303);
+  });
+};

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+
+/** The owner pages' only stylesheet: system fonts, one column, large touch targets. */
+const STYLESHEET = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2327;background:#f6f7f7}
+.top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;padding:.75rem 1rem;background:#1d2327;color:#fff}
+.top a{color:#fff}
+.brand{font-weight:700;text-decoration:none;font-size:1.1rem}
+.top nav{display:flex;align-items:center;gap:1rem;flex-wrap:wrap}
+.who{opacity:.8}
+main{max-width:44rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+a{color:#0a58ca}
+form.stack{display:grid;gap:.75rem;background:#fff;padding:1rem;border:1px solid #dcdcde;border-radius:8px}
+label{display:grid;gap:.25rem;font-weight:600}
+input[type=text],input[type=email],input[type=password],input[type=url],select{font:inherit;padding:.6rem;border:1px solid #8c8f94;border-radius:6px;width:100%}
+fieldset{border:1px solid #dcdcde;border-radius:6px;padding:.5rem .75rem}
+fieldset label{display:flex;gap:.5rem;font-weight:400;align-items:center;padding:.25rem 0}
+button{font:inherit;padding:.6rem 1.1rem;border-radius:6px;border:1px solid #0a58ca;background:#0a58ca;color:#fff;cursor:pointer;min-height:44px}
+button.secondary{background:#fff;color:#1d2327;border-color:#8c8f94}
+button.danger{background:#b32d2e;border-color:#b32d2e}
+button.link{background:none;border:none;color:#fff;text-decoration:underline;padding:0;min-height:auto}
+button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f0b849;outline-offset:2px}
+.actions{display:flex;gap:.75rem;flex-wrap:wrap}
+.notice{padding:.75rem 1rem;border-radius:6px}
+.notice.error{background:#fcf0f1;border:1px solid #b32d2e}
+.notice.info{background:#f0f6fc;border:1px solid #0a58ca}
+.card{background:#fff;border:1px solid #dcdcde;border-radius:8px;padding:1rem;margin:.75rem 0}
+.card h3{margin:0 0 .25rem;font-size:1.05rem}
+.meta{color:#50575e;font-size:.9rem}
+ul.scopes{padding-left:1.25rem}
+.app{display:flex;gap:.75rem;align-items:center}
+.avatar{width:48px;height:48px;border-radius:10px;background:#2271b1;color:#fff;display:grid;place-items:center;font-weight:700;font-size:1.4rem;flex:none}
+table{width:100%;border-collapse:collapse;background:#fff}
+th,td{text-align:left;padding:.5rem;border-bottom:1px solid #dcdcde;vertical-align:top}
+form.inline{display:inline}
+`;
+
+export function registerAssets(app: FastifyInstance): void {
+  app.get('/assets/emporium.css', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+  );
+}

@@ -1,0 +1,54 @@
+import type { FastifyReply } from 'fastify';
+import { html, type Html } from './html.ts';
+
+export interface PageContext {
+  /** The signed-in owner's email, for the header; absent on the sign-in pages. */
+  email?: string;
+  /** The session's CSRF token, for the sign-out form. */
+  csrf?: string;
+}
+
+/** Every owner page: one stylesheet from this origin, no script, readable on a phone. */
+export function page(title: string, body: Html, context: PageContext = {}): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Emporium</title>
+        <link rel="stylesheet" href="/assets/emporium.css" />
+      </head>
+      <body>
+        <header class="top">
+          <a class="brand" href="/sites">Emporium</a>
+          ${
+            context.email
+              ? html`<nav aria-label="Account">
+                  <a href="/sites">Sites</a>
+                  <span class="who">${context.email}</span>
+                  <form method="post" action="/logout">
+                    <input type="hidden" name="csrf" value="${context.csrf}" /><button class="link">
+                      Sign out
+                    </button>
+                  </form>
+                </nav>`
+              : ''
+          }
+        </header>
+        <main>
+          <h1>${title}</h1>
+          ${body}
+        </main>
+      </body>
+    </html>`;
+}
+
+/** A message block; `role=alert` so screen readers announce a form's error. */
+export function notice(message: string | undefined, kind: 'error' | 'info' = 'error'): Html {
+  if (!message) return html``;
+  return html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`;
+}
+
+export function sendPage(reply: FastifyReply, status: number, body: Html) {
+  return reply.code(status).type('text/html; charset=utf-8').send(body.value);
+}

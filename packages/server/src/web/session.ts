@@ -1,0 +1,104 @@
+import '@fastify/cookie';
+import { createHmac, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import { digest, secretsEqual } from '../secrets.ts';
+
+export const SESSION_COOKIE = 'emporium_session';
+const SESSION_MS = 14 * 24 * 3600_000;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The browser behind a page request: its cookie token, the owner signed in with it, if any. */
+export interface Browser {
+  /** 256 random bits; a signed-in token's digest is in owner_sessions, an anonymous one nowhere. */
+  token: string;
+  owner?: { id: string; email: string };
+  /** Every form carries it; derived from the token, so another browser's token never matches. */
+  csrf: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    browser: Browser;
+  }
+}
+
+export interface SessionDeps {
+  db: Db;
+  clock: Clock;
+  /** The server's key for CSRF tokens. */
+  csrfKey: Buffer;
+  /** Cookies are `Secure` when the pages are served over https (AUTH_URL). */
+  secure: boolean;
+}
+
+/**
+ * Browser sessions of site owners (security GR-3): an HttpOnly, SameSite=Lax cookie holding a
+ * random token, stored only as a digest; a new token at sign-in, and sign-out deletes it.
+ */
+export class Sessions {
+  constructor(private readonly deps: SessionDeps) {}
+
+  async load(request: FastifyRequest, reply: FastifyReply): Promise<Browser> {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token || !TOKEN.test(token)) return this.anonymous(reply);
+    const owner = await this.deps.db
+      .selectFrom('owner_sessions')
+      .innerJoin('owners', 'owners.id', 'owner_sessions.owner_id')
+      .select(['owners.id', 'owners.email'])
+      .where('owner_sessions.token_digest', '=', digest(token))
+      .where('owner_sessions.expires_at', '>', this.deps.clock.now())
+      .executeTakeFirst();
+    return { token, csrf: this.csrf(token), ...(owner && { owner }) };
+  }
+
+  /** Signs the owner in on a new token, whatever token the browser had (no session fixation). */
+  async signIn(reply: FastifyReply, owner: { id: string; email: string }): Promise<Browser> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.deps.clock.now();
+    await this.deps.db
+      .insertInto('owner_sessions')
+      .values({
+        token_digest: digest(token),
+        owner_id: owner.id,
+        created_at: now,
+        expires_at: new Date(now.getTime() + SESSION_MS),
+      })
+      .execute();
+    this.setCookie(reply, token);
+    return { token, owner, csrf: this.csrf(token) };
+  }
+
+  async signOut(browser: Browser, reply: FastifyReply): Promise<void> {
+    await this.deps.db
+      .deleteFrom('owner_sessions')
+      .where('token_digest', '=', digest(browser.token))
+      .execute();
+    this.anonymous(reply);
+  }
+
+  csrfValid(browser: Browser, presented: unknown): boolean {
+    return typeof presented === 'string' && secretsEqual(presented, browser.csrf);
+  }
+
+  private anonymous(reply: FastifyReply): Browser {
+    const token = randomBytes(32).toString('base64url');
+    this.setCookie(reply, token);
+    return { token, csrf: this.csrf(token) };
+  }
+
+  private csrf(token: string): string {
+    return createHmac('sha256', this.deps.csrfKey).update(token).digest('base64url');
+  }
+
+  private setCookie(reply: FastifyReply, token: string): void {
+    reply.setCookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.deps.secure,
+      path: '/',
+      maxAge: SESSION_MS / 1000,
+    });
+  }
+}

@@ -1,0 +1,170 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { DomainError } from '../errors.ts';
+import { listConnectedApps } from '../oauth/connected-apps.ts';
+import { revokeAccess } from '../oauth/revocation.ts';
+import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
+import { createWebsite } from '../owner/websites.service.ts';
+import { requireCsrf } from './account.routes.ts';
+import { html, type Html } from './html.ts';
+import { notice, page, sendPage } from './layout.ts';
+import { ownedWebsite, ownedWebsites, ownerOf } from './owner.ts';
+import { field, type WebDeps } from './web-deps.ts';
+
+const when = (date: Date | null) =>
+  date
+    ? html`<time datetime="${date.toISOString()}"
+        >${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time
+      >`
+    : 'never';
+
+const AUDIT_WORDS: Record<string, string> = {
+  grant: 'An app was allowed',
+  revocation: 'An app was revoked',
+  code_replay: 'An authorization code was used twice; the app’s tokens were revoked',
+  refresh_replay: 'An old refresh token was used again; the app’s tokens were revoked',
+  login: 'Signed in',
+  login_failed: 'A sign-in failed',
+};
+
+function newSiteForm(csrf: string, error?: string): Html {
+  return html`<h2>Add a site</h2>
+    ${notice(error)}
+    <form class="stack" method="post" action="/sites">
+      <input type="hidden" name="csrf" value="${csrf}" />
+      <label>Title <input type="text" name="title" maxlength="200" required /></label>
+      <label
+        >Currency <input type="text" name="currency" value="USD" pattern="[A-Za-z]{3}" maxlength="3" required
+      /></label>
+      <label
+        >Measurement standard
+        <select name="measurementStandard">
+          <option value="IMPERIAL">Imperial (lb, in)</option>
+          <option value="METRIC">Metric (kg, cm)</option>
+        </select>
+      </label>
+      <div class="actions"><button>Add site</button></div>
+    </form>`;
+}
+
+export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+  app.get('/', async (_request, reply) => reply.redirect('/sites', 303));
+
+  app.get('/sites', async (request, reply) => {
+    const owner = ownerOf(request);
+    const sites = await ownedWebsites(deps.db, owner.id);
+    const list = sites.length
+      ? sites.map(
+          (site) =>
+            html`<div class="card">
+              <h3><a href="/sites/${site.id}">${site.title}</a></h3>
+              <p class="meta">
+                ${site.currency} · ${site.measurement_standard === 'METRIC' ? 'Metric' : 'Imperial'} · id
+                ${site.id}
+              </p>
+            </div>`,
+        )
+      : html`<p>You have no site yet.</p>`;
+    return sendPage(
+      reply,
+      200,
+      page('Your sites', html`${list}${newSiteForm(request.browser.csrf)}`, {
+        ...owner,
+        csrf: request.browser.csrf,
+      }),
+    );
+  });
+
+  app.post('/sites', async (request, reply) => {
+    const owner = ownerOf(request);
+    requireCsrf(deps, request);
+    try {
+      const { websiteId } = await createWebsite(deps, {
+        ownerEmail: owner.email,
+        title: field(request.body, 'title'),
+        currency: field(request.body, 'currency'),
+        measurementStandard: field(request.body, 'measurementStandard'),
+      });
+      return reply.redirect(`/sites/${websiteId}`, 303);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const sites = await ownedWebsites(deps.db, owner.id);
+      const list = sites.map((site) => html`<p><a href="/sites/${site.id}">${site.title}</a></p>`);
+      const body = html`${list}${newSiteForm(request.browser.csrf, error.message)}`;
+      return sendPage(
+        reply,
+        error.status,
+        page('Your sites', body, { ...owner, csrf: request.browser.csrf }),
+      );
+    }
+  });
+
+  app.get('/sites/:websiteId', async (request, reply) => {
+    const owner = ownerOf(request);
+    const { websiteId } = request.params as { websiteId: string };
+    const site = await ownedWebsite(deps.db, owner.id, websiteId);
+    const apps = await listConnectedApps(deps.db, site.id, deps.clock.now());
+    const events = await deps.db
+      .selectFrom('audit_events')
+      .leftJoin('oauth_clients', 'oauth_clients.id', 'audit_events.client_id')
+      .select(['audit_events.kind', 'audit_events.at', 'oauth_clients.name as clientName'])
+      .where('audit_events.website_id', '=', site.id)
+      .orderBy('audit_events.at', 'desc')
+      .limit(50)
+      .execute();
+    const csrf = request.browser.csrf;
+    const appCards = apps.length
+      ? apps.map(
+          (connected) =>
+            html`<div class="card">
+              <h3>${connected.name}</h3>
+              <p class="meta">
+                Allowed ${when(connected.grantedAt)} · last used ${when(connected.lastUsedAt)}
+              </p>
+              <ul class="scopes">
+                ${connected.scopes.filter(isScope).map((scope) => html`<li>${SCOPE_DESCRIPTIONS[scope]}</li>`)}
+              </ul>
+              <form method="post" action="/sites/${site.id}/apps/${connected.clientId}/revoke">
+                <input type="hidden" name="csrf" value="${csrf}" />
+                <button class="danger">Revoke ${connected.name}</button>
+              </form>
+            </div>`,
+        )
+      : html`<p>No app holds access to this site.</p>`;
+    const log = events.length
+      ? html`<table>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>What</th>
+              <th>App</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${events.map(
+              (event) =>
+                html`<tr>
+                  <td>${when(event.at)}</td>
+                  <td>${AUDIT_WORDS[event.kind] ?? event.kind}</td>
+                  <td>${event.clientName ?? ''}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`
+      : html`<p>Nothing yet.</p>`;
+    const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
+      <h2>Connected apps</h2>
+      ${appCards}
+      <h2>Security events</h2>
+      ${log}`;
+    return sendPage(reply, 200, page(site.title, body, { ...owner, csrf }));
+  });
+
+  app.post('/sites/:websiteId/apps/:clientId/revoke', async (request, reply) => {
+    const owner = ownerOf(request);
+    requireCsrf(deps, request);
+    const { websiteId, clientId } = request.params as { websiteId: string; clientId: string };
+    const site = await ownedWebsite(deps.db, owner.id, websiteId);
+    await revokeAccess(deps, { websiteId: site.id, clientId, ownerId: owner.id, ip: request.ip });
+    return reply.redirect(`/sites/${site.id}`, 303);
+  });
+};

@@ -1,0 +1,34 @@
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import type { Ids } from '../ids.ts';
+import type { AccessTokenCache } from '../oauth/access-tokens.ts';
+import type { Sessions } from './session.ts';
+
+/** What the owner pages' routes receive. */
+export interface WebDeps {
+  db: Db;
+  clock: Clock;
+  ids: Ids;
+  /** The access token cache, emptied when a revocation here commits. */
+  tokens: AccessTokenCache;
+  sessions: Sessions;
+  /** Sign-in and sign-up attempts a client address may make a minute (security AZ-6). */
+  signInPerMinute: number;
+}
+
+/** Form fields as @fastify/formbody parses them: a repeated field is a list. */
+export type Form = Record<string, string | string[] | undefined>;
+
+/** A single text field of a form; a repeated or missing one is empty. */
+export function field(form: unknown, name: string): string {
+  const value = (form as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Where to go after signing in: a path of this site only (security AZ-6), never another origin
+ * (`//host`, `/\host`) or anything with a line break.
+ */
+export function internalPath(next: string, fallback = '/sites'): string {
+  return /^\/(?![/\\])[^\r\n]*$/.test(next) ? next : fallback;
+}

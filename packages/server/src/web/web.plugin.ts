@@ -1,0 +1,99 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { Redis } from 'ioredis';
+import { DomainError, RateLimited } from '../errors.ts';
+import { accountRoutes } from './account.routes.ts';
+import { registerAssets } from './assets.ts';
+import { consentRoutes } from './consent.routes.ts';
+import { html } from './html.ts';
+import { notice, page, sendPage } from './layout.ts';
+import { SignInRequired } from './owner.ts';
+import { Sessions, type SessionDeps } from './session.ts';
+import { sitesRoutes } from './sites.routes.ts';
+import type { WebDeps } from './web-deps.ts';
+
+/** Form posts are a few fields. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/**
+ * The site owner's pages and the authorization endpoint: server-rendered HTML, no script, one
+ * stylesheet from this origin. Every response: no caching, no framing, no referrer
+ * (security AZ-7); every form: the browser's CSRF token (GR-2).
+ */
+export const ownerWeb: FastifyPluginAsync<{
+  deps: Omit<WebDeps, 'sessions' | 'signInPerMinute'> & Omit<SessionDeps, 'db' | 'clock'>;
+  signInPerMinute: number;
+  redis?: Redis;
+}> = async (app, { deps, signInPerMinute, redis }) => {
+  // Pages, not API: kept out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  const webDeps: WebDeps = { ...deps, sessions: new Sessions(deps), signInPerMinute };
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'none'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        // No form-action: the consent form's answer is a redirect to the app's own address.
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: deps.secure,
+  });
+  // Limits only the routes that ask for one (sign-in, sign-up, consent), by client address.
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis && { redis, nameSpace: 'emporium:web:', skipOnError: true }),
+    errorResponseBuilder: (_request, context) =>
+      new RateLimited(`Too many attempts. Try again in ${context.after}.`, Math.ceil(context.ttl / 1000)),
+  });
+  app.decorateRequest('browser', null as never);
+  app.addHook('preHandler', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    request.browser = await webDeps.sessions.load(request, reply);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof SignInRequired) {
+      return request.method === 'GET'
+        ? reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303)
+        : sendPage(
+            reply,
+            403,
+            page(
+              'Signed out',
+              html`${notice('Sign in first.')}
+                <p><a href="/login">Sign in</a></p>`,
+            ),
+          );
+    }
+    if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
+    const known = error instanceof DomainError ? error : undefined;
+    const status = known?.status ?? (error.statusCode && error.statusCode < 500 ? error.statusCode : 500);
+    if (status >= 500) request.log.error({ err: error }, 'page failed');
+    const message = status >= 500 ? 'Something went wrong on our side. Try again shortly.' : error.message;
+    return sendPage(
+      reply,
+      status,
+      page(status === 403 ? 'Not allowed' : 'Something is wrong', notice(message)),
+    );
+  });
+
+  registerAssets(app);
+  await app.register(accountRoutes, { deps: webDeps });
+  await app.register(sitesRoutes, { deps: webDeps });
+  await app.register(consentRoutes, { deps: webDeps });
+};
