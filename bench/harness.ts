@@ -78,18 +78,44 @@ export interface Response {
 
 /** One GET to 127.0.0.1, with a time bound; `ms` is the time to the last byte of the body. */
 export function get(port: number, path: string, headers: Record<string, string>, timeoutMs = 10_000) {
+  return send(port, 'GET', path, headers, undefined, timeoutMs);
+}
+
+/**
+ * One request to 127.0.0.1 with a time bound, on a kept-alive connection of `via` (by default
+ * the one connection `get` uses).
+ */
+export function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+  timeoutMs = 10_000,
+  via: http.Agent = agent,
+) {
   return new Promise<Response>((resolve, reject) => {
     const start = performance.now();
-    const request = http.get({ host: '127.0.0.1', port, path, headers, agent, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - start }),
-      );
-      res.on('error', reject);
-    });
-    request.on('timeout', () => request.destroy(new Error(`GET ${path}: no answer in ${timeoutMs} ms`)));
+    const request = http.request(
+      { host: '127.0.0.1', port, method, path, headers, agent: via, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - start,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    request.on('timeout', () =>
+      request.destroy(new Error(`${method} ${path}: no answer in ${timeoutMs} ms`)),
+    );
     request.on('error', reject);
+    request.end(body);
   });
 }
 
