@@ -14,7 +14,7 @@ import {
   tokenRequest,
   type App,
 } from './helpers/oauth.ts';
-import { testApp, type TestContext } from './helpers/test-app.ts';
+import { noticed, testApp, type TestContext } from './helpers/test-app.ts';
 
 let ctx: TestContext;
 let app: App;
@@ -477,5 +477,46 @@ describe('owner pages and revocation (GR)', () => {
       .where('kind', '=', 'login_failed')
       .execute();
     assert.ok(failed.length >= 2, 'failed sign-ins are audited');
+  });
+
+  test('API keys: created with the chosen scopes and shown once, listed with their last use, revoked', async () => {
+    const { browser, sites } = await owner();
+    await browser.get(`/sites/${sites[0]}/keys`);
+    const none = await browser.post(`/sites/${sites[0]}/keys`, { csrf: browser.csrf, name: 'Sync' });
+    assert.equal(none.statusCode, 400, 'at least one scope');
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: `/sites/${sites[0]}/keys`,
+      headers: { cookie: browser.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `csrf=${encodeURIComponent(browser.csrf)}&name=Sync&scopes=website.products.read&scopes=website.inventory`,
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const apiKey = /emp_key_[A-Za-z0-9_-]{43}/.exec(created.body)![0];
+    const headers = { authorization: `Bearer ${apiKey}`, 'user-agent': 'tests' };
+    const call = () => ctx.app.inject({ method: 'GET', url: '/1.1/commerce/products', headers });
+    assert.equal((await call()).statusCode, 200);
+    const list = await browser.get(`/sites/${sites[0]}/keys`);
+    assert.match(list.body, /Sync/);
+    assert.match(list.body, /website\.products\.read, website\.inventory/);
+    assert.doesNotMatch(list.body, /emp_key_/, 'the key is shown only once');
+    const keyId = /\/keys\/([0-9a-f]{24})\/revoke/.exec(list.body)![1]!;
+    const digest = createHash('sha256').update(apiKey).digest('hex');
+    const announced = noticed(ctx.changes, 'api_key', digest);
+    const revoked = await browser.post(`/sites/${sites[0]}/keys/${keyId}/revoke`, { csrf: browser.csrf });
+    assert.equal(revoked.statusCode, 303);
+    await announced;
+    assert.equal((await call()).statusCode, 401);
+  });
+
+  test('store pages are added from the site page and seen by the API', async () => {
+    const { browser, sites } = await owner();
+    await browser.get(`/sites/${sites[0]}`);
+    const added = await browser.post(`/sites/${sites[0]}/pages`, { csrf: browser.csrf, title: 'Gift Cards' });
+    assert.equal(added.statusCode, 303);
+    const page = await browser.get(`/sites/${sites[0]}`);
+    assert.match(page.body, /Gift Cards/);
+    const empty = await browser.post(`/sites/${sites[0]}/pages`, { csrf: browser.csrf, title: ' ' });
+    assert.equal(empty.statusCode, 400);
+    assert.match(empty.body, /title: 1 to 200 characters/);
   });
 });

@@ -5,6 +5,7 @@ import * as images from './migrations/003-images.ts';
 import * as oauthClients from './migrations/004-oauth-clients.ts';
 import * as oauthGrants from './migrations/005-oauth-grants.ts';
 import * as ownerWeb from './migrations/006-owner-web.ts';
+import * as clientIcons from './migrations/007-client-icons.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -14,6 +15,7 @@ const migrations = {
   '004-oauth-clients': oauthClients,
   '005-oauth-grants': oauthGrants,
   '006-owner-web': ownerWeb,
+  '007-client-icons': clientIcons,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

@@ -131,6 +131,10 @@ export interface OAuthClientsTable {
   secret_digest: Buffer;
   created_at: Timestamp;
   secret_rotated_at: Timestamp | null;
+  /** A square PNG or SVG of at most 200 KB (oauth/client-icons.ts). */
+  icon: Buffer | null;
+  icon_type: 'image/png' | 'image/svg+xml' | null;
+  icon_updated_at: Timestamp | null;
 }
 
 export interface OAuthGrantsTable {

@@ -1,5 +1,4 @@
 import type { Db } from '../db/database.ts';
-import type { OAuthClientsTable } from '../db/schema.ts';
 import { parseScopeList, type Scope } from './scopes.ts';
 
 /** Query parameters as Fastify parses them: a repeated parameter is a list. */
@@ -7,7 +6,7 @@ export type AuthorizeQuery = Record<string, string | string[] | undefined>;
 
 /** An authorization request every check accepted. */
 export interface AuthorizeRequest {
-  client: OAuthClientsTable;
+  client: { id: string; name: string; redirect_uris: string[] };
   redirectUri: string;
   scopes: Scope[];
   state: string;
@@ -120,7 +119,11 @@ export async function checkAuthorizeRequest(db: Db, query: AuthorizeQuery): Prom
   const clientId = single(query, 'client_id');
   const client =
     clientId && OBJECT_ID.test(clientId)
-      ? await db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst()
+      ? await db
+          .selectFrom('oauth_clients')
+          .select(['id', 'name', 'redirect_uris'])
+          .where('id', '=', clientId)
+          .executeTakeFirst()
       : undefined;
   if (!client) return { ok: false, page: 'The app that sent you here is not registered with Emporium.' };
   const redirectUri = single(query, 'redirect_uri');

@@ -6,6 +6,7 @@ import { NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
 import { findOwnerIdByEmail } from '../owner/websites.repo.ts';
 import { digest, newSecret } from '../secrets.ts';
+import type { ClientIcon } from './client-icons.ts';
 
 export const CLIENT_SECRET_PREFIX = 'emp_cs_';
 const MAX_NAME = 100;
@@ -74,7 +75,7 @@ function checkedClient(input: ClientInput) {
 /** Registers a client for the owner; the secret is returned here only (security SC-1). */
 export async function createClient(
   deps: Deps,
-  input: ClientInput & { ownerEmail: string },
+  input: ClientInput & { ownerEmail: string; icon?: ClientIcon },
 ): Promise<{ clientId: string; clientSecret: string }> {
   const client = checkedClient(input);
   const owner = await findOwnerIdByEmail(deps.db, input.ownerEmail);
@@ -89,6 +90,11 @@ export async function createClient(
       ...client,
       secret_digest: digest(clientSecret),
       created_at: deps.clock.now(),
+      ...(input.icon && {
+        icon: input.icon.data,
+        icon_type: input.icon.type,
+        icon_updated_at: deps.clock.now(),
+      }),
     })
     .execute();
   return { clientId, clientSecret };
@@ -111,6 +117,49 @@ export async function rotateClientSecret(
   return { clientSecret };
 }
 
+/** The owner's client, or 404 (another owner's looks the same as a missing one). */
+export async function ownerClient(db: Db, ownerId: string, clientId: string): Promise<OAuthClientsTable> {
+  const client = await db
+    .selectFrom('oauth_clients')
+    .selectAll()
+    .where('id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!client) throw new NotFound(`client not found: ${clientId}`);
+  return client;
+}
+
+export function ownerClients(db: Db, ownerId: string): Promise<OAuthClientsTable[]> {
+  return db
+    .selectFrom('oauth_clients')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Changes everything of the owner's client but its id and secret; the icon only when given. */
+export async function updateClient(
+  deps: Deps,
+  ownerId: string,
+  clientId: string,
+  input: ClientInput & { icon?: ClientIcon },
+): Promise<void> {
+  const client = checkedClient(input);
+  const icon = input.icon && {
+    icon: input.icon.data,
+    icon_type: input.icon.type,
+    icon_updated_at: deps.clock.now(),
+  };
+  const result = await deps.db
+    .updateTable('oauth_clients')
+    .set({ ...client, ...icon })
+    .where('id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new NotFound(`client not found: ${clientId}`);
+}
+
 /** A digest no secret has, compared against when the client id is unknown. */
 const NO_CLIENT = digest('');
 
@@ -122,12 +171,12 @@ export async function authenticateClient(
   deps: { db: Db },
   clientId: string,
   clientSecret: string,
-): Promise<OAuthClientsTable | undefined> {
+): Promise<{ id: string; name: string } | undefined> {
   const client = await deps.db
     .selectFrom('oauth_clients')
-    .selectAll()
+    .select(['id', 'name', 'secret_digest'])
     .where('id', '=', clientId)
     .executeTakeFirst();
   const matches = timingSafeEqual(digest(clientSecret), client?.secret_digest ?? NO_CLIENT);
-  return client && matches ? client : undefined;
+  return client && matches ? { id: client.id, name: client.name } : undefined;
 }

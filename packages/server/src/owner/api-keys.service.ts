@@ -84,6 +84,36 @@ export async function revokeApiKey(
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Revokes a key of the website by its id, as the owner pages do (they never see the secret
+ * again). Every server refuses it as soon as the database announces the change.
+ */
+export async function revokeApiKeyById(
+  deps: { db: Db; clock: Clock },
+  websiteId: string,
+  keyId: string,
+): Promise<void> {
+  const result = await deps.db
+    .updateTable('api_keys')
+    .set({ revoked_at: deps.clock.now() })
+    .where('id', '=', keyId)
+    .where('website_id', '=', websiteId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new NotFound(`API key not found: ${keyId}`);
+}
+
+/** The website's live keys, newest first, for the owner pages. */
+export function listApiKeys(db: Db, websiteId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'scopes', 'created_at', 'last_used_at'])
+    .where('website_id', '=', websiteId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
 /** The live key for a presented secret, or undefined. Looked up by digest: the secret is never stored. */
 export async function authenticateApiKey(
   deps: Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; keys: ApiKeyCache },

@@ -13,9 +13,10 @@ main{max-width:44rem;margin:0 auto;padding:1rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 a{color:#0a58ca}
+form.stack p,form.stack ul{margin:0}
 form.stack{display:grid;gap:.75rem;background:#fff;padding:1rem;border:1px solid #dcdcde;border-radius:8px}
 label{display:grid;gap:.25rem;font-weight:600}
-input[type=text],input[type=email],input[type=password],input[type=url],select{font:inherit;padding:.6rem;border:1px solid #8c8f94;border-radius:6px;width:100%}
+input[type=text],input[type=email],input[type=password],input[type=url],textarea,select{font:inherit;padding:.6rem;border:1px solid #8c8f94;border-radius:6px;width:100%}
 fieldset{border:1px solid #dcdcde;border-radius:6px;padding:.5rem .75rem}
 fieldset label{display:flex;gap:.5rem;font-weight:400;align-items:center;padding:.25rem 0}
 button{font:inherit;padding:.6rem 1.1rem;border-radius:6px;border:1px solid #0a58ca;background:#0a58ca;color:#fff;cursor:pointer;min-height:44px}
@@ -30,8 +31,11 @@ button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f0b8
 .card{background:#fff;border:1px solid #dcdcde;border-radius:8px;padding:1rem;margin:.75rem 0}
 .card h3{margin:0 0 .25rem;font-size:1.05rem}
 .meta{color:#50575e;font-size:.9rem}
+code{overflow-wrap:anywhere}
+.secret{font-size:1.05rem;background:#fff;padding:.2rem .4rem;border:1px solid #dcdcde}
 ul.scopes{padding-left:1.25rem}
 .app{display:flex;gap:.75rem;align-items:center}
+.icon{border-radius:10px;flex:none}
 .avatar{width:48px;height:48px;border-radius:10px;background:#2271b1;color:#fff;display:grid;place-items:center;font-weight:700;font-size:1.4rem;flex:none}
 table{width:100%;border-collapse:collapse;background:#fff}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #dcdcde;vertical-align:top}

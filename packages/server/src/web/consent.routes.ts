@@ -8,6 +8,7 @@ import { requireCsrf } from './account.routes.ts';
 import { html } from './html.ts';
 import { notice, page, sendPage } from './layout.ts';
 import { ownedWebsites, ownerOf } from './owner.ts';
+import { iconPath } from './developer-apps.routes.ts';
 import { field, type WebDeps } from './web-deps.ts';
 
 export const AUTHORIZE_PATH = '/api/1/login/oauth/provider/authorize';
@@ -87,7 +88,7 @@ export const consentRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
     const pending = await pendingRequest(requestId, owner.id);
     const client = await deps.db
       .selectFrom('oauth_clients')
-      .select(['name'])
+      .select(['id', 'name', 'icon_type'])
       .where('id', '=', pending.client_id)
       .executeTakeFirstOrThrow();
     const sites = (await ownedWebsites(deps.db, owner.id)).filter(
@@ -132,7 +133,11 @@ export const consentRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
             )}
           </fieldset>`;
     const body = html`<div class="app">
-        <div class="avatar" aria-hidden="true">${client.name.slice(0, 1).toUpperCase()}</div>
+        ${
+          client.icon_type
+            ? html`<img class="icon" src="${iconPath(client.id)}" alt="" width="48" height="48" />`
+            : html`<div class="avatar" aria-hidden="true">${client.name.slice(0, 1).toUpperCase()}</div>`
+        }
         <p>
           <strong>${client.name}</strong> wants access to your site. You will return to
           <strong>${host}</strong>.

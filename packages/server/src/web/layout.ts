@@ -25,6 +25,7 @@ export function page(title: string, body: Html, context: PageContext = {}): Html
             context.email
               ? html`<nav aria-label="Account">
                   <a href="/sites">Sites</a>
+                  <a href="/apps">Developer apps</a>
                   <span class="who">${context.email}</span>
                   <form method="post" action="/logout">
                     <input type="hidden" name="csrf" value="${context.csrf}" /><button class="link">
@@ -51,4 +52,13 @@ export function notice(message: string | undefined, kind: 'error' | 'info' = 'er
 
 export function sendPage(reply: FastifyReply, status: number, body: Html) {
   return reply.code(status).type('text/html; charset=utf-8').send(body.value);
+}
+
+/** A time for the owner, to the minute, in UTC; "never" for none. */
+export function when(date: Date | null): Html | string {
+  return date
+    ? html`<time datetime="${date.toISOString()}"
+        >${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time
+      >`
+    : 'never';
 }

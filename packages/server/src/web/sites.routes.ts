@@ -3,19 +3,13 @@ import { DomainError } from '../errors.ts';
 import { listConnectedApps } from '../oauth/connected-apps.ts';
 import { revokeAccess } from '../oauth/revocation.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
+import { createStorePage } from '../catalog/store-pages.service.ts';
 import { createWebsite } from '../owner/websites.service.ts';
 import { requireCsrf } from './account.routes.ts';
 import { html, type Html } from './html.ts';
-import { notice, page, sendPage } from './layout.ts';
+import { notice, page, sendPage, when } from './layout.ts';
 import { ownedWebsite, ownedWebsites, ownerOf } from './owner.ts';
 import { field, type WebDeps } from './web-deps.ts';
-
-const when = (date: Date | null) =>
-  date
-    ? html`<time datetime="${date.toISOString()}"
-        >${date.toISOString().slice(0, 16).replace('T', ' ')} UTC</time
-      >`
-    : 'never';
 
 const AUDIT_WORDS: Record<string, string> = {
   grant: 'An app was allowed',
@@ -151,12 +145,39 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
           </tbody>
         </table>`
       : html`<p>Nothing yet.</p>`;
+    const pages = await deps.db
+      .selectFrom('store_pages')
+      .select(['title', 'url_slug'])
+      .where('website_id', '=', site.id)
+      .orderBy('created_at')
+      .execute();
     const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
+      <p>
+        <a href="/sites/${site.id}/keys">API keys</a> · <a href="/sites/${site.id}/extensions">Extensions</a>
+      </p>
+      <h2>Store pages</h2>
+      <ul>
+        ${pages.map((storePage) => html`<li>${storePage.title} <span class="meta">/${storePage.url_slug}</span></li>`)}
+      </ul>
+      <form class="stack" method="post" action="/sites/${site.id}/pages">
+        <input type="hidden" name="csrf" value="${csrf}" />
+        <label>New store page <input type="text" name="title" maxlength="200" required /></label>
+        <div class="actions"><button>Add page</button></div>
+      </form>
       <h2>Connected apps</h2>
       ${appCards}
       <h2>Security events</h2>
       ${log}`;
     return sendPage(reply, 200, page(site.title, body, { ...owner, csrf }));
+  });
+
+  app.post('/sites/:websiteId/pages', async (request, reply) => {
+    const owner = ownerOf(request);
+    requireCsrf(deps, request);
+    const { websiteId } = request.params as { websiteId: string };
+    const site = await ownedWebsite(deps.db, owner.id, websiteId);
+    await createStorePage(deps, { websiteId: site.id, title: field(request.body, 'title') });
+    return reply.redirect(`/sites/${site.id}`, 303);
   });
 
   app.post('/sites/:websiteId/apps/:clientId/revoke', async (request, reply) => {

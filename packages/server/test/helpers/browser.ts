@@ -48,6 +48,36 @@ export class TestBrowser {
     );
   }
 
+  /** A form with a file (enctype multipart/form-data). */
+  async postMultipart(
+    url: string,
+    form: Record<string, string>,
+    file?: { field: string; name: string; type: string; data: Buffer },
+  ): Promise<LightMyRequestResponse> {
+    const boundary = `----form${Math.random().toString(16).slice(2)}`;
+    const parts: Buffer[] = Object.entries(form).map(([name, value]) =>
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+    if (file) {
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+        ),
+        file.data,
+        Buffer.from('\r\n'),
+      );
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    return this.remember(
+      await this.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: this.cookieHeader, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat(parts),
+      }),
+    );
+  }
+
   /** Signs up (and so in) a new owner from the sign-up page. */
   async signUp(email: string, password = 'correct horse battery'): Promise<void> {
     await this.get('/signup');

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { recordAudit } from '../../audit.ts';
-import type { OAuthClientsTable } from '../../db/schema.ts';
 import { OAuthError } from '../../errors.ts';
 import { digest, secretsEqual } from '../../secrets.ts';
 import { mintPair, revokeGrant, type TokenDeps, type TokenResponse } from '../tokens.ts';
@@ -20,7 +19,7 @@ function s256(verifier: string): string {
  */
 export async function redeemCode(
   deps: TokenDeps,
-  client: OAuthClientsTable,
+  client: { id: string },
   request: TokenRequest,
 ): Promise<TokenResponse> {
   const code = requiredField(request, 'code');

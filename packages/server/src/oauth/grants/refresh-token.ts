@@ -1,5 +1,4 @@
 import { recordAudit } from '../../audit.ts';
-import type { OAuthClientsTable } from '../../db/schema.ts';
 import { OAuthError } from '../../errors.ts';
 import { digest } from '../../secrets.ts';
 import {
@@ -24,7 +23,7 @@ const BAD_TOKEN = 'refresh_token: unknown, expired or revoked';
  */
 export async function refreshTokens(
   deps: TokenDeps,
-  client: OAuthClientsTable,
+  client: { id: string },
   request: TokenRequest,
 ): Promise<TokenResponse> {
   const tokenDigest = digest(requiredField(request, 'refresh_token'));

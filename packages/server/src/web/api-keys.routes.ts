@@ -1,0 +1,120 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { DomainError, ValidationError } from '../errors.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth/scopes.ts';
+import { createApiKey, listApiKeys, revokeApiKeyById } from '../owner/api-keys.service.ts';
+import { requireCsrf } from './account.routes.ts';
+import { html, type Html } from './html.ts';
+import { notice, page, sendPage, when } from './layout.ts';
+import { ownedWebsite, ownerOf } from './owner.ts';
+import { type Form, field, type WebDeps } from './web-deps.ts';
+
+/** The chosen scopes of a form: one checkbox a scope, so one or many values. */
+function checked(form: unknown): string[] {
+  const value = (form as Form | undefined)?.scopes;
+  return value === undefined ? [] : [value].flat();
+}
+
+/** API keys of one website: create (the key shown this once), list, revoke. */
+export const apiKeysRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+  async function keysPage(ownerId: string, websiteId: string, csrf: string, top: Html): Promise<Html> {
+    const site = await ownedWebsite(deps.db, ownerId, websiteId);
+    const keys = await listApiKeys(deps.db, site.id);
+    const list = keys.length
+      ? html`<table>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Scopes</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${keys.map(
+              (key) =>
+                html`<tr>
+                  <td>${key.name}</td>
+                  <td>${key.scopes.join(', ')}</td>
+                  <td>${when(key.created_at)}</td>
+                  <td>${when(key.last_used_at)}</td>
+                  <td>
+                    <form method="post" action="/sites/${site.id}/keys/${key.id}/revoke">
+                      <input type="hidden" name="csrf" value="${csrf}" /><button class="danger">
+                        Revoke
+                      </button>
+                    </form>
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`
+      : html`<p>No API key yet.</p>`;
+    return html`<p><a href="/sites/${site.id}">${site.title}</a></p>
+      ${top}
+      <h2>Keys</h2>
+      ${list}
+      <h2>New key</h2>
+      <form class="stack" method="post" action="/sites/${site.id}/keys">
+        <input type="hidden" name="csrf" value="${csrf}" />
+        <label>Name <input type="text" name="name" maxlength="100" placeholder="Inventory sync" /></label>
+        <fieldset>
+          <legend>Scopes</legend>
+          ${SCOPES.map(
+            (scope) =>
+              html`<label
+                ><input type="checkbox" name="scopes" value="${scope}" />
+                <span><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope]}</span></label
+              >`,
+          )}
+        </fieldset>
+        <div class="actions"><button>Create key</button></div>
+      </form>`;
+  }
+
+  app.get('/sites/:websiteId/keys', async (request, reply) => {
+    const owner = ownerOf(request);
+    const { websiteId } = request.params as { websiteId: string };
+    const body = await keysPage(owner.id, websiteId, request.browser.csrf, html``);
+    return sendPage(reply, 200, page('API keys', body, { ...owner, csrf: request.browser.csrf }));
+  });
+
+  app.post('/sites/:websiteId/keys', async (request, reply) => {
+    const owner = ownerOf(request);
+    requireCsrf(deps, request);
+    const { websiteId } = request.params as { websiteId: string };
+    const site = await ownedWebsite(deps.db, owner.id, websiteId);
+    const context = { ...owner, csrf: request.browser.csrf };
+    const scopes = checked(request.body);
+    try {
+      if (scopes.length === 0) throw new ValidationError('Choose at least one scope.');
+      const { apiKey } = await createApiKey(deps, {
+        websiteId: site.id,
+        name: field(request.body, 'name'),
+        scopes: scopes.join(','),
+      });
+      const shown = html`<div class="notice info" role="status">
+        <p>Your new key. Copy it now: it is not shown again.</p>
+        <p><code class="secret">${apiKey}</code></p>
+      </div>`;
+      return sendPage(
+        reply,
+        201,
+        page('API keys', await keysPage(owner.id, site.id, context.csrf, shown), context),
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const body = await keysPage(owner.id, site.id, context.csrf, notice(error.message));
+      return sendPage(reply, error.status, page('API keys', body, context));
+    }
+  });
+
+  app.post('/sites/:websiteId/keys/:keyId/revoke', async (request, reply) => {
+    const owner = ownerOf(request);
+    requireCsrf(deps, request);
+    const { websiteId, keyId } = request.params as { websiteId: string; keyId: string };
+    const site = await ownedWebsite(deps.db, owner.id, websiteId);
+    await revokeApiKeyById(deps, site.id, keyId);
+    return reply.redirect(`/sites/${site.id}/keys`, 303);
+  });
+};
