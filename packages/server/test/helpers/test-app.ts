@@ -78,6 +78,8 @@ let sites = 0;
 
 export interface TestAppOptions {
   rateLimitPerMinute?: number;
+  /** The owner pages' origin; an https one by default, so cookies are Secure. */
+  authUrl?: string;
   /** Sign-in attempts a minute on the owner pages; high unless a test is about the limit. */
   signInPerMinute?: number;
   logLevel?: 'info' | 'silent';
@@ -118,7 +120,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     jobs,
     config: {
       baseUrl: BASE_URL,
-      authUrl: AUTH_URL,
+      authUrl: options.authUrl ?? AUTH_URL,
       logLevel: options.logLevel ?? 'info',
       rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
       signInPerMinute: options.signInPerMinute ?? 100_000,
