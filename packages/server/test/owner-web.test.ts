@@ -477,6 +477,11 @@ describe('owner pages and revocation (GR)', () => {
       .where('kind', '=', 'login_failed')
       .execute();
     assert.ok(failed.length >= 2, 'failed sign-ins are audited');
+    const browser = new TestBrowser(ctx.app);
+    await browser.signIn(email);
+    const sites = await browser.get('/sites');
+    assert.match(sites.body, /Recent sign-ins to your account/);
+    assert.match(sites.body, /A sign-in failed/, 'the owner sees the failed attempt on their account');
   });
 
   test('API keys: created with the chosen scopes and shown once, listed with their last use, revoked', async () => {

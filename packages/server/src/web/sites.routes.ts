@@ -58,10 +58,38 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
             </div>`,
         )
       : html`<p>You have no site yet.</p>`;
+    const signIns = await deps.db
+      .selectFrom('audit_events')
+      .select(['kind', 'at', 'ip'])
+      .where('owner_id', '=', owner.id)
+      .where('kind', 'in', ['login', 'login_failed'])
+      .orderBy('at', 'desc')
+      .limit(10)
+      .execute();
+    const recent = html`<h2>Recent sign-ins to your account</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>What</th>
+            <th>From</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${signIns.map(
+            (event) =>
+              html`<tr>
+                <td>${when(event.at)}</td>
+                <td>${AUDIT_WORDS[event.kind]}</td>
+                <td>${event.ip ?? ''}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`;
     return sendPage(
       reply,
       200,
-      page('Your sites', html`${list}${newSiteForm(request.browser.csrf)}`, {
+      page('Your sites', html`${list}${newSiteForm(request.browser.csrf)}${recent}`, {
         ...owner,
         csrf: request.browser.csrf,
       }),
