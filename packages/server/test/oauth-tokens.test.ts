@@ -294,13 +294,16 @@ describe('PKCE at the token endpoint', () => {
 });
 
 describe('token endpoint rate limit', () => {
-  test('AB-1 the token endpoint answers 429 with Retry-After before it verifies any secret', async () => {
+  test('AB-1 the token endpoint answers 429 with Retry-After before it verifies any secret, counting by the connecting address', async () => {
     const limited = await testApp({ logLevel: 'silent', rateLimitPerMinute: 3, databaseUrl: ctx.url });
     try {
       const wrong = basic(app.clientId, 'wrong');
       for (let i = 0; i < 3; i++) {
         assertOAuthError(
-          await tokenRequest(limited, codeBody('x'), { authorization: wrong }),
+          await tokenRequest(limited, codeBody('x'), {
+            authorization: wrong,
+            headers: { 'x-forwarded-for': `203.0.113.${i}` }, // not a trusted proxy: ignored
+          }),
           401,
           'invalid_client',
         );

@@ -64,7 +64,13 @@ export async function allow(
 export function tokenRequest(
   ctx: TestContext,
   body: Record<string, unknown> | string,
-  options: { authorization?: string; form?: boolean; contentType?: string; userAgent?: string | null } = {},
+  options: {
+    authorization?: string;
+    form?: boolean;
+    contentType?: string;
+    userAgent?: string | null;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<LightMyRequestResponse> {
   const headers: Record<string, string | undefined> = {
     'content-type':
@@ -73,6 +79,7 @@ export function tokenRequest(
   // undefined: light-my-request then sends no User-Agent at all (null here means "none").
   headers['user-agent'] = options.userAgent === null ? undefined : (options.userAgent ?? USER_AGENT);
   if (options.authorization) headers.authorization = options.authorization;
+  Object.assign(headers, options.headers);
   const payload =
     typeof body === 'string'
       ? body
