@@ -324,3 +324,35 @@ export async function stopService(server: Child, dataDir: string): Promise<void>
     if (!(await waitGone(postmaster, 30_000))) process.kill(postmaster, 'SIGKILL');
   }
 }
+
+export const log = (line: string) => process.stdout.write(`${line}\n`);
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** The p-th percentile of sorted values. */
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/**
+ * What a benchmark must undo (processes, folders, connections), undone last first: when asked,
+ * on Ctrl-C or SIGTERM, and when the run takes longer than `limitMs`.
+ */
+export function undoOnExit(limitMs: number) {
+  const steps: (() => Promise<void>)[] = [];
+  const undo = async () => {
+    for (let step = steps.pop(); step; step = steps.pop()) await step().catch(() => {});
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void undo().finally(() => process.exit(130)));
+  }
+  const watchdog = setTimeout(() => void undo().finally(() => process.exit(1)), limitMs);
+  return {
+    add: (step: () => Promise<void>) => void steps.push(step),
+    /** Undoes everything so far; the time limit still runs. */
+    undo,
+    /** Undoes everything and ends the time limit. */
+    async finish() {
+      clearTimeout(watchdog);
+      await undo();
+    },
+  };
+}

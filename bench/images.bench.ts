@@ -28,7 +28,18 @@ import { WIDTHS } from '../packages/server/src/media/images.ts';
 import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
 import { createOwner } from '../packages/server/src/owner/owners.service.ts';
 import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import { cpuMeter, freePort, runLoadgen, startService, stopService, waitReady } from './harness.ts';
+import {
+  cpuMeter,
+  fmt,
+  freePort,
+  log,
+  percentile,
+  runLoadgen,
+  startService,
+  stopService,
+  undoOnExit,
+  waitReady,
+} from './harness.ts';
 import type { LoadgenResult } from './loadgen.ts';
 
 const TARGETS = { pipelineShare: 0.8, listP99Ms: 100 };
@@ -46,23 +57,7 @@ const throughputImages = Number(args.images);
 const latencyImages = Number(args.latency);
 const duration = Number(args.duration);
 
-const log = (line: string) => process.stdout.write(`${line}\n`);
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup(): Promise<void> {
-  for (let fn = cleanups.pop(); fn; fn = cleanups.pop()) await fn().catch(() => {});
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-}
-const watchdog = setTimeout(
-  () => void cleanup().finally(() => process.exit(1)),
-  workerCounts.length * (300 + 3 * duration) * 1000,
-);
+const exit = undoOnExit(workerCounts.length * (300 + 3 * duration) * 1000);
 
 /** A photo-like 4000x3000 JPEG: smooth gradients with noise, about 2 MB. */
 async function fixture(): Promise<Buffer> {
@@ -259,7 +254,7 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-images-bench-'));
   fs.chmodSync(tmp, 0o755);
-  cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
+  exit.add(async () => fs.rmSync(tmp, { recursive: true, force: true }));
   const dataDir = path.join(tmp, 'data');
   const port = await freePort();
   const server = startService({
@@ -268,7 +263,7 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
     logFile: path.join(tmp, 'emporium.log'),
     env: { DATABASE_URL: '', LOG_LEVEL: 'warn', IMAGE_WORKERS: String(workers) },
   });
-  cleanups.push(() => stopService(server, dataDir));
+  exit.add(() => stopService(server, dataDir));
   await waitReady(server, port, '/readyz', 120_000);
 
   const dbUrl = (await startEmbedded(dataDir)).url; // attaches to the service's server
@@ -281,7 +276,7 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
   await handle.close();
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
-  cleanups.push(() => db.end());
+  exit.add(() => db.end());
   const service: Service = {
     port,
     storePageId,
@@ -334,7 +329,7 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
   });
   log(`  GET a 500w file (50 connections): ${fmt(serve500.rps)} req/s, p99 ${fmt(serve500.p99)} ms`);
 
-  for (let fn = cleanups.pop(); fn; fn = cleanups.pop()) await fn().catch(() => {});
+  await exit.undo();
   return {
     workers,
     baseline: base.rate,
@@ -382,6 +377,5 @@ try {
   }
   process.exitCode = failed ? 1 : 0;
 } finally {
-  clearTimeout(watchdog);
-  await cleanup();
+  await exit.finish();
 }

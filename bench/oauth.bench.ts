@@ -28,7 +28,18 @@ import { TOKEN_PATH } from '../packages/server/src/oauth/token.routes.ts';
 import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
 import { createOwner } from '../packages/server/src/owner/owners.service.ts';
 import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import { freePort, runLoadgen, send, startService, stopService, waitReady } from './harness.ts';
+import {
+  fmt,
+  freePort,
+  log,
+  percentile,
+  runLoadgen,
+  send,
+  startService,
+  stopService,
+  undoOnExit,
+  waitReady,
+} from './harness.ts';
 import type { LoadgenResult } from './loadgen.ts';
 
 const TARGETS = { tokenShareOfKey: 0.9 };
@@ -43,20 +54,7 @@ const connections = Number(args.connections);
 const REDIRECT_URI = 'https://bench.example.com/callback';
 const USER_AGENT = 'emporium-bench/1.0';
 
-const log = (line: string) => process.stdout.write(`${line}\n`);
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup(): Promise<void> {
-  for (let fn = cleanups.pop(); fn; fn = cleanups.pop()) await fn().catch(() => {});
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-}
-const watchdog = setTimeout(() => void cleanup().finally(() => process.exit(1)), (300 + 6 * duration) * 1000);
+const exit = undoOnExit((300 + 6 * duration) * 1000);
 
 interface Tokens {
   access_token: string;
@@ -94,7 +92,7 @@ try {
   log(`Emporium OAuth benchmark: ${os.cpus().length} cores, node ${process.version}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-oauth-bench-'));
   fs.chmodSync(tmp, 0o755);
-  cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
+  exit.add(async () => fs.rmSync(tmp, { recursive: true, force: true }));
   const dataDir = path.join(tmp, 'data');
   const port = await freePort();
   const server = startService({
@@ -103,11 +101,11 @@ try {
     logFile: path.join(tmp, 'emporium.log'),
     env: { DATABASE_URL: '', IMAGE_WORKERS: '0' },
   });
-  cleanups.push(() => stopService(server, dataDir));
+  exit.add(() => stopService(server, dataDir));
   await waitReady(server, port, '/readyz', 120_000);
 
   const handle = openDatabase((await startEmbedded(dataDir)).url, { max: 2 });
-  cleanups.push(() => handle.close());
+  exit.add(() => handle.close());
   const deps = { db: handle.db, clock: systemClock, ids: randomIds };
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const { ownerId } = await createOwner(deps, { email, password: randomBytes(12).toString('base64url') });
@@ -217,6 +215,5 @@ try {
   );
   process.exitCode = ok ? 0 : 1;
 } finally {
-  clearTimeout(watchdog);
-  await cleanup();
+  await exit.finish();
 }

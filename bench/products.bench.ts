@@ -22,8 +22,10 @@ import { startEmbedded } from '../packages/server/src/db/embedded.ts';
 import {
   closeConnections,
   cpuMeter,
+  fmt,
   freePort,
   get,
+  log,
   loadAverage,
   rssSampler,
   runLoadgen,
@@ -91,10 +93,6 @@ const logLevel = args['log-level'] ?? 'info';
 /** A folder for the service's V8 CPU profiles (node --cpu-prof), written when it stops. */
 const cpuProfDir = args['cpu-prof'];
 const externalDb = process.env.DATABASE_URL || undefined;
-
-const log = (line: string) => process.stdout.write(`${line}\n`);
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /* ---------- cleanup: everything started is undone in reverse order, once ---------- */
 
