@@ -8,6 +8,7 @@ import { imageHandlers } from './catalog/images.service.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
+import { sweepExpiredRows } from './expired-rows.ts';
 import { randomIds } from './ids.ts';
 import { Jobs } from './jobs/queue.ts';
 import { FileImageStorage } from './media/storage.ts';
@@ -64,7 +65,16 @@ export async function serve(config: Config): Promise<void> {
   };
   const api = apiDeps(appDeps);
   const app = await buildApp(appDeps, api);
-  const sweeper = scheduleImageSweep(api, (err) => app.log.error({ err }, 'image sweep failed'));
+  const sweepers = [
+    hourly(
+      () => sweepOrphanImages(api),
+      (err) => app.log.error({ err }, 'image sweep failed'),
+    ),
+    hourly(
+      () => sweepExpiredRows(api),
+      (err) => app.log.error({ err }, 'sweep of expired rows failed'),
+    ),
+  ];
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -72,7 +82,7 @@ export async function serve(config: Config): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      clearInterval(sweeper);
+      sweepers.forEach(clearInterval);
       await app.close(); // stops accepting, lets requests in flight finish
       await jobs.stop(); // lets the image in hand finish; an unfinished one is handed out again
       redis?.disconnect();
@@ -98,16 +108,14 @@ export async function serve(config: Config): Promise<void> {
   }
 }
 
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-
-/** Orphaned image files go at start and then hourly; a failed sweep is simply tried again. */
-function scheduleImageSweep(
-  deps: Parameters<typeof sweepOrphanImages>[0],
-  onError: (error: unknown) => void,
-) {
-  const sweep = () => void sweepOrphanImages(deps).catch(onError);
-  sweep();
-  return setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+/**
+ * Runs a sweep at start and then hourly (orphaned image files, expired tokens and sessions); a
+ * failed sweep is reported and simply tried again the next hour.
+ */
+function hourly(sweep: () => Promise<unknown>, onError: (error: unknown) => void) {
+  const run = () => void sweep().catch(onError);
+  run();
+  return setInterval(run, 60 * 60 * 1000).unref();
 }
 
 function imageStorage(config: Config): FileImageStorage {
@@ -133,8 +141,9 @@ export async function work(config: Config): Promise<void> {
     storage: imageStorage(config),
     jobs,
   });
-  const sweeper = scheduleImageSweep(api, (error) =>
-    process.stderr.write(`${JSON.stringify({ msg: 'image sweep failed', err: String(error) })}\n`),
+  const sweeper = hourly(
+    () => sweepOrphanImages(api),
+    (error) => process.stderr.write(`${JSON.stringify({ msg: 'image sweep failed', err: String(error) })}\n`),
   );
   const workers = Math.max(1, config.imageWorkers);
   await jobs.workImages(workers, imageHandlers(api));

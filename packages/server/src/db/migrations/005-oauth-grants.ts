@@ -43,13 +43,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   // A refresh token and the tokens rotated from it: `parent_id` is the token it was refreshed
-  // from (null for the one issued with the code). Retired 'confirmed' when a child pair was
+  // from (null for the one issued with the code, or once that token expired and was swept). Retired 'confirmed' when a child pair was
   // confirmed (presenting it again is a replay), 'sibling' when another child of its parent was.
   await db.schema
     .createTable('oauth_refresh_tokens')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('grant_id', 'text', (c) => c.notNull().references('oauth_grants.id').onDelete('cascade'))
-    .addColumn('parent_id', 'text', (c) => c.references('oauth_refresh_tokens.id').onDelete('cascade'))
+    .addColumn('parent_id', 'text', (c) => c.references('oauth_refresh_tokens.id').onDelete('set null'))
     .addColumn('token_digest', 'bytea', (c) => c.notNull().unique())
     .addColumn('expires_at', time, (c) => c.notNull())
     .addColumn('created_at', time, (c) => c.notNull())

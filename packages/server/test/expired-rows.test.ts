@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sweepExpiredRows } from '../src/expired-rows.ts';
+import { revokeAccess } from '../src/oauth/revocation.ts';
+import { TestBrowser } from './helpers/browser.ts';
+import { allow, apiCall, redeem, refresh, registerApp, type App } from './helpers/oauth.ts';
+import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+let ctx: TestContext;
+let app: App;
+let site: Site;
+before(async () => {
+  ctx = await testApp({ logLevel: 'silent' });
+  app = await registerApp(ctx);
+  site = await ctx.site();
+});
+after(() => ctx.close());
+
+const rows = async (
+  table: 'oauth_grants' | 'oauth_access_tokens' | 'oauth_refresh_tokens' | 'owner_sessions',
+) =>
+  Number(
+    (
+      await ctx.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+test('the hourly sweep deletes what can no longer be used and keeps every family still in use working', async () => {
+  // A family kept alive by a refresh every day for nine days, confirmed each time by a call.
+  let live = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
+  // An unredeemed code, a short-lived grant, and a revoked family.
+  await allow(ctx, app, site.websiteId);
+  const online = await redeem(ctx, app, await allow(ctx, app, site.websiteId, { offline: false }));
+  const otherSite = await ctx.site();
+  await redeem(ctx, app, await allow(ctx, app, otherSite.websiteId));
+  await revokeAccess(ctx, { websiteId: otherSite.websiteId, clientId: app.clientId });
+  const browser = new TestBrowser(ctx.app);
+  await browser.signUp('sweep@example.com');
+
+  for (let day = 0; day < 9; day++) {
+    ctx.clock.advance(DAY);
+    const res = await refresh(ctx, app, live.refresh_token!);
+    assert.equal(res.statusCode, 200, res.body);
+    live = res.json();
+    assert.equal((await apiCall(ctx, live.access_token)).statusCode, 200);
+    await sweepExpiredRows(ctx);
+  }
+  ctx.clock.advance(15 * DAY); // the session too has expired (14 days)
+  const refreshed = await refresh(ctx, app, live.refresh_token!);
+  assert.equal(refreshed.statusCode, 400, 'the live family has expired by now too');
+
+  const beforeSweep = await rows('oauth_access_tokens');
+  const deleted = await sweepExpiredRows(ctx);
+  assert.equal(deleted.owner_sessions, 1);
+  assert.ok(beforeSweep > 0, `access tokens before the sweep: ${beforeSweep}`);
+  assert.equal(await rows('oauth_access_tokens'), 0);
+  assert.equal(await rows('oauth_refresh_tokens'), 0);
+  assert.equal(await rows('oauth_grants'), 0, 'codes, short-lived and revoked grants and the expired family');
+  assert.equal(await rows('owner_sessions'), 0);
+  assert.equal((await apiCall(ctx, online.access_token)).statusCode, 401);
+});
+
+test('a live family is untouched by the sweep: its newest pair still refreshes and calls', async () => {
+  let tokens = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
+  for (let day = 0; day < 10; day++) {
+    ctx.clock.advance(DAY);
+    tokens = (await refresh(ctx, app, tokens.refresh_token!)).json();
+    await sweepExpiredRows(ctx);
+    assert.equal((await apiCall(ctx, tokens.access_token)).statusCode, 200, `day ${day}`);
+  }
+  // Near its expiry, the newest token is refreshed twice and neither pair is confirmed; the sweep
+  // after its expiry keeps it, because its siblings are found through it: confirming one pair
+  // still retires the other.
+  ctx.clock.advance(7 * DAY - HOUR);
+  const a = (await refresh(ctx, app, tokens.refresh_token!)).json();
+  const b = (await refresh(ctx, app, tokens.refresh_token!)).json();
+  ctx.clock.advance(DAY + 2 * HOUR);
+  await sweepExpiredRows(ctx);
+  assert.equal((await refresh(ctx, app, a.refresh_token)).statusCode, 200);
+  assert.equal((await refresh(ctx, app, b.refresh_token)).statusCode, 400);
+});
