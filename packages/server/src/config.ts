@@ -10,7 +10,7 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimitPerMinute: number;
-  /** Sign-in and sign-up attempts a client address may make a minute on the owner pages. */
+  /** Sign-in, sign-up and consent posts a client address may make a minute on the owner pages. */
   signInPerMinute: number;
   /** Where instances share rate-limit counts; unset: each instance counts alone. */
   redisUrl: string | undefined;

@@ -233,6 +233,14 @@ describe('authorize and consent (AZ)', () => {
       }
       assert.deepEqual(statuses.slice(0, -1), Array(SIGN_IN_PER_MINUTE).fill(401));
       assert.equal(statuses.at(-1), 429);
+      await browser.get('/login');
+      const csrf = browser.csrf;
+      const answers: number[] = [];
+      for (let i = 0; i <= SIGN_IN_PER_MINUTE; i++) {
+        answers.push((await browser.post(CONSENT_PATH, { csrf, request: 'x' })).statusCode);
+      }
+      assert.deepEqual(answers.slice(0, -1), Array(SIGN_IN_PER_MINUTE).fill(403), 'not signed in');
+      assert.equal(answers.at(-1), 429, 'consent answers are limited too (AB-1)');
     } finally {
       await limited.close();
     }

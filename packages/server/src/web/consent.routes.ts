@@ -162,7 +162,8 @@ export const consentRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
 
   app.post(
     CONSENT_PATH,
-    { config: { rateLimit: { max: 30, timeWindow: 60_000 } } },
+    // Answers count like sign-in attempts: a person answers a few a minute at most.
+    { config: { rateLimit: { max: deps.signInPerMinute, timeWindow: 60_000 } } },
     async (request, reply) => {
       if (!request.browser.owner) throw new Forbidden('Sign in to answer this request.');
       const owner = ownerOf(request);

@@ -12,7 +12,7 @@ export interface WebDeps {
   /** The access token cache, emptied when a revocation here commits. */
   tokens: AccessTokenCache;
   sessions: Sessions;
-  /** Sign-in and sign-up attempts a client address may make a minute (security AZ-6). */
+  /** Sign-in, sign-up and consent posts a client address may make a minute (AZ-6, AB-1). */
   signInPerMinute: number;
 }
 
