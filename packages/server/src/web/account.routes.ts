@@ -1,57 +1,49 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { recordAudit } from '../audit.ts';
-import { DomainError, Forbidden } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 import { createOwner } from '../owner/owners.service.ts';
 import { hashPassword, verifyPassword } from '../owner/passwords.ts';
 import { html, type Html } from './html.ts';
 import { notice, page, sendPage } from './layout.ts';
+import { requireCsrf } from './session.ts';
 import { field, internalPath, type WebDeps } from './web-deps.ts';
 
 /** Compared against when the email is unknown, so both failures take as long (security GR-4). */
 let unknownOwnerHash: Promise<string> | undefined;
 
-function signInForm(csrf: string, next: string, error?: string, email = ''): Html {
+/** The sign-in or the sign-up form: the same fields, each with its password rule and a way to the other. */
+function accountForm(
+  kind: 'signIn' | 'signUp',
+  csrf: string,
+  next: string,
+  error?: string,
+  email = '',
+): Html {
+  const signIn = kind === 'signIn';
+  const onward = encodeURIComponent(next);
   return html`${notice(error)}
-    <form class="stack" method="post" action="/login">
+    <form class="stack" method="post" action="${signIn ? '/login' : '/signup'}">
       <input type="hidden" name="csrf" value="${csrf}" />
       <input type="hidden" name="next" value="${next}" />
       <label
         >Email <input type="email" name="email" value="${email}" autocomplete="username" required
       /></label>
       <label
-        >Password <input type="password" name="password" autocomplete="current-password" required
+        >${signIn ? 'Password' : 'Password (8 characters or more)'}
+        <input
+          type="password"
+          name="password"
+          autocomplete="${signIn ? 'current-password' : 'new-password'}"
+          ${signIn ? '' : html`minlength="8"`}
+          required
       /></label>
-      <div class="actions"><button>Sign in</button></div>
+      <div class="actions"><button>${signIn ? 'Sign in' : 'Create account'}</button></div>
     </form>
-    <p>New here? <a href="/signup?next=${encodeURIComponent(next)}">Create an account</a>.</p>`;
-}
-
-function signUpForm(csrf: string, next: string, error?: string, email = ''): Html {
-  return html`${notice(error)}
-    <form class="stack" method="post" action="/signup">
-      <input type="hidden" name="csrf" value="${csrf}" />
-      <input type="hidden" name="next" value="${next}" />
-      <label
-        >Email <input type="email" name="email" value="${email}" autocomplete="username" required
-      /></label>
-      <label
-        >Password (8 characters or more)
-        <input type="password" name="password" autocomplete="new-password" minlength="8" required
-      /></label>
-      <div class="actions"><button>Create account</button></div>
-    </form>
-    <p>Have an account? <a href="/login?next=${encodeURIComponent(next)}">Sign in</a>.</p>`;
-}
-
-/** A form post whose CSRF token is not this browser's: refused, nothing done (security GR-2). */
-export function requireCsrf(deps: WebDeps, request: FastifyRequest): void {
-  if (
-    !deps.sessions.csrfValid(request.browser, (request.body as Record<string, unknown> | undefined)?.csrf)
-  ) {
-    throw new Forbidden(
-      'This form has expired or was not sent from this page. Go back, reload it and try again.',
-    );
-  }
+    ${
+      signIn
+        ? html`<p>New here? <a href="/signup?next=${onward}">Create an account</a>.</p>`
+        : html`<p>Have an account? <a href="/login?next=${onward}">Sign in</a>.</p>`
+    }`;
 }
 
 export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
@@ -59,7 +51,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
   app.get('/login', async (request, reply) => {
     const next = internalPath(String((request.query as Record<string, unknown>).next ?? ''));
     if (request.browser.owner) return reply.redirect(next, 303);
-    return sendPage(reply, 200, page('Sign in', signInForm(request.browser.csrf, next)));
+    return sendPage(reply, 200, page('Sign in', accountForm('signIn', request.browser.csrf, next)));
   });
 
   app.post('/login', { config: limited }, async (request, reply) => {
@@ -76,7 +68,8 @@ export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
     const valid = await verifyPassword(password, owner?.password_hash ?? (await unknownOwnerHash));
     if (!owner || !valid) {
       await recordAudit(deps, deps.db, { kind: 'login_failed', ownerId: owner?.id, ip: request.ip });
-      const form = signInForm(
+      const form = accountForm(
+        'signIn',
         request.browser.csrf,
         next,
         'That email and password do not match an account.',
@@ -91,7 +84,11 @@ export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
 
   app.get('/signup', async (request, reply) => {
     const next = internalPath(String((request.query as Record<string, unknown>).next ?? ''));
-    return sendPage(reply, 200, page('Create your account', signUpForm(request.browser.csrf, next)));
+    return sendPage(
+      reply,
+      200,
+      page('Create your account', accountForm('signUp', request.browser.csrf, next)),
+    );
   });
 
   app.post('/signup', { config: limited }, async (request, reply) => {
@@ -105,7 +102,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
       return reply.redirect(next, 303);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const form = signUpForm(request.browser.csrf, next, error.message, email);
+      const form = accountForm('signUp', request.browser.csrf, next, error.message, email);
       return sendPage(reply, error.status, page('Create your account', form));
     }
   });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { DomainError, ValidationError } from '../errors.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth/scopes.ts';
 import { createApiKey, listApiKeys, revokeApiKeyById } from '../owner/api-keys.service.ts';
-import { requireCsrf } from './account.routes.ts';
+import { requireCsrf } from './session.ts';
 import { html, type Html } from './html.ts';
 import { notice, page, sendPage, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';

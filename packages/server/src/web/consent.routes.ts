@@ -4,7 +4,7 @@ import { Forbidden, ValidationError } from '../errors.ts';
 import { checkAuthorizeRequest, withParams, type AuthorizeQuery } from '../oauth/authorize.ts';
 import { issueCode } from '../oauth/codes.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
-import { requireCsrf } from './account.routes.ts';
+import { requireCsrf } from './session.ts';
 import { html } from './html.ts';
 import { notice, page, sendPage } from './layout.ts';
 import { ownedWebsites, ownerOf } from './owner.ts';

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
 import { DomainError, PayloadTooLarge } from '../errors.ts';
 import { checkedIcon, MAX_ICON_BYTES, type ClientIcon } from '../oauth/client-icons.ts';
 import {
@@ -10,7 +11,7 @@ import {
   updateClient,
 } from '../oauth/clients.service.ts';
 import type { OAuthClientsTable } from '../db/schema.ts';
-import { requireCsrf } from './account.routes.ts';
+import { requireCsrf } from './session.ts';
 import { html, type Html } from './html.ts';
 import { notice, page, sendPage } from './layout.ts';
 import { ownerOf } from './owner.ts';
@@ -197,10 +198,13 @@ export const developerAppsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async 
     const body = await editPage(owner.id, clientId, csrf, secretShown(clientId, clientSecret));
     return sendPage(reply, 200, page('New client secret', body, { ...owner, csrf }));
   });
+};
 
+/** An app's icon: public and sessionless, as the consent page shows it to any owner. */
+export function registerIconRoute(app: FastifyInstance, db: Db): void {
   app.get('/apps/:clientId/icon', async (request, reply) => {
     const { clientId } = request.params as { clientId: string };
-    const client = await deps.db
+    const client = await db
       .selectFrom('oauth_clients')
       .select(['icon', 'icon_type'])
       .where('id', '=', clientId)
@@ -213,4 +217,4 @@ export const developerAppsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async 
       .header('cache-control', 'public, max-age=300')
       .send(client.icon);
   });
-};
+}

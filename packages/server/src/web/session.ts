@@ -1,6 +1,7 @@
 import '@fastify/cookie';
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Forbidden } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { digest, secretsEqual } from '../secrets.ts';
@@ -100,5 +101,15 @@ export class Sessions {
       path: '/',
       maxAge: SESSION_MS / 1000,
     });
+  }
+}
+
+/** A form post whose CSRF token is not this browser's: refused, nothing done (security GR-2). */
+export function requireCsrf(deps: { sessions: Sessions }, request: FastifyRequest): void {
+  const presented = (request.body as Record<string, unknown> | undefined)?.csrf;
+  if (!deps.sessions.csrfValid(request.browser, presented)) {
+    throw new Forbidden(
+      'This form has expired or was not sent from this page. Go back, reload it and try again.',
+    );
   }
 }

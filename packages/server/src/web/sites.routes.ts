@@ -5,7 +5,7 @@ import { revokeAccess } from '../oauth/revocation.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
 import { createStorePage } from '../catalog/store-pages.service.ts';
 import { createWebsite } from '../owner/websites.service.ts';
-import { requireCsrf } from './account.routes.ts';
+import { requireCsrf } from './session.ts';
 import { html, type Html } from './html.ts';
 import { notice, page, sendPage, when } from './layout.ts';
 import { ownedWebsite, ownedWebsites, ownerOf } from './owner.ts';

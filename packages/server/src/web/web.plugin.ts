@@ -9,7 +9,7 @@ import { accountRoutes } from './account.routes.ts';
 import { apiKeysRoutes } from './api-keys.routes.ts';
 import { registerAssets } from './assets.ts';
 import { consentRoutes } from './consent.routes.ts';
-import { developerAppsRoutes } from './developer-apps.routes.ts';
+import { developerAppsRoutes, registerIconRoute } from './developer-apps.routes.ts';
 import { extensionsRoutes } from './extensions.routes.ts';
 import { html } from './html.ts';
 import { notice, page, sendPage } from './layout.ts';
@@ -64,10 +64,6 @@ export const ownerWeb: FastifyPluginAsync<{
       new RateLimited(`Too many attempts. Try again in ${context.after}.`, Math.ceil(context.ttl / 1000)),
   });
   app.decorateRequest('browser', null as never);
-  app.addHook('preHandler', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    request.browser = await webDeps.sessions.load(request, reply);
-  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof SignInRequired) {
@@ -95,11 +91,20 @@ export const ownerWeb: FastifyPluginAsync<{
     );
   });
 
+  // Files: cacheable, and no session to read for them.
   registerAssets(app);
-  await app.register(accountRoutes, { deps: webDeps });
-  await app.register(sitesRoutes, { deps: webDeps });
-  await app.register(apiKeysRoutes, { deps: webDeps });
-  await app.register(developerAppsRoutes, { deps: webDeps });
-  await app.register(extensionsRoutes, { deps: webDeps });
-  await app.register(consentRoutes, { deps: webDeps });
+  registerIconRoute(app, deps.db);
+  // Pages: the browser's session read first, and never cached.
+  await app.register(async (pages) => {
+    pages.addHook('preHandler', async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      request.browser = await webDeps.sessions.load(request, reply);
+    });
+    await pages.register(accountRoutes, { deps: webDeps });
+    await pages.register(sitesRoutes, { deps: webDeps });
+    await pages.register(apiKeysRoutes, { deps: webDeps });
+    await pages.register(developerAppsRoutes, { deps: webDeps });
+    await pages.register(extensionsRoutes, { deps: webDeps });
+    await pages.register(consentRoutes, { deps: webDeps });
+  });
 };
