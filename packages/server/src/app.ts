@@ -72,7 +72,7 @@ export interface ApiDeps {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
-export function apiDeps(deps: AppDeps): ApiDeps {
+export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
   return {
     db: deps.db,
     pool: deps.pool,

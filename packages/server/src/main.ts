@@ -137,7 +137,6 @@ export async function work(config: Config): Promise<void> {
     ids: randomIds,
     config,
     cursorKey: await serverSecret(connection.db, 'cursor'),
-    csrfKey: await serverSecret(connection.db, 'csrf'),
     storage: imageStorage(config),
     jobs,
   });
