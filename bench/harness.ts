@@ -66,7 +66,9 @@ export async function waitGone(pid: number, ms: number): Promise<boolean> {
   return true;
 }
 
-export { freePort } from '../packages/server/src/net.ts';
+import { freePort } from '../packages/server/src/net.ts';
+
+export { freePort };
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -355,4 +357,29 @@ export function undoOnExit(limitMs: number) {
       await undo();
     },
   };
+}
+
+/**
+ * The service on an embedded database in a new temporary folder, started and ready; `undo`
+ * gets its stop and the folder's removal. Returns its port, `DATA_DIR` and pid.
+ */
+export async function startFreshService(
+  undo: { add(step: () => Promise<void>): void },
+  name: string,
+  env: Record<string, string>,
+): Promise<{ port: number; dataDir: string; pid: number }> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `emporium-${name}-bench-`));
+  fs.chmodSync(tmp, 0o755);
+  undo.add(async () => fs.rmSync(tmp, { recursive: true, force: true }));
+  const dataDir = path.join(tmp, 'data');
+  const port = await freePort();
+  const server = startService({
+    port,
+    dataDir,
+    logFile: path.join(tmp, 'emporium.log'),
+    env: { DATABASE_URL: '', ...env },
+  });
+  undo.add(() => stopService(server, dataDir));
+  await waitReady(server, port, '/readyz', 120_000);
+  return { port, dataDir, pid: server.pid };
 }

@@ -13,10 +13,8 @@
  * temporary folders are removed, on failure and on Ctrl-C too.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import sharp from 'sharp';
@@ -28,18 +26,7 @@ import { WIDTHS } from '../packages/server/src/media/images.ts';
 import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
 import { createOwner } from '../packages/server/src/owner/owners.service.ts';
 import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import {
-  cpuMeter,
-  fmt,
-  freePort,
-  log,
-  percentile,
-  runLoadgen,
-  startService,
-  stopService,
-  undoOnExit,
-  waitReady,
-} from './harness.ts';
+import { cpuMeter, fmt, log, percentile, runLoadgen, startFreshService, undoOnExit } from './harness.ts';
 import type { LoadgenResult } from './loadgen.ts';
 
 const TARGETS = { pipelineShare: 0.8, listP99Ms: 100 };
@@ -252,19 +239,10 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
     `  the same with two widths of an image at a time, as the service: ${fmt(baseTwoLanes.rate, 2)} images/s`,
   );
 
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-images-bench-'));
-  fs.chmodSync(tmp, 0o755);
-  exit.add(async () => fs.rmSync(tmp, { recursive: true, force: true }));
-  const dataDir = path.join(tmp, 'data');
-  const port = await freePort();
-  const server = startService({
-    port,
-    dataDir,
-    logFile: path.join(tmp, 'emporium.log'),
-    env: { DATABASE_URL: '', LOG_LEVEL: 'warn', IMAGE_WORKERS: String(workers) },
+  const { port, dataDir, pid } = await startFreshService(exit, 'images', {
+    LOG_LEVEL: 'warn',
+    IMAGE_WORKERS: String(workers),
   });
-  exit.add(() => stopService(server, dataDir));
-  await waitReady(server, port, '/readyz', 120_000);
 
   const dbUrl = (await startEmbedded(dataDir)).url; // attaches to the service's server
   const handle = openDatabase(dbUrl, { max: 2 });
@@ -287,7 +265,7 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
 
   // (1) Throughput: uploads one after the other, until the last is READY.
   const first = await createProduct(service, 'Throughput');
-  const cpu = cpuMeter({ emporium: server.pid });
+  const cpu = cpuMeter({ emporium: pid });
   const started = performance.now();
   const ids: string[] = [];
   for (let i = 0; i < throughputImages; i++) ids.push(await upload(service, first, jpeg));

@@ -13,10 +13,8 @@
  * on Ctrl-C too.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../packages/server/src/clock.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
@@ -28,18 +26,7 @@ import { TOKEN_PATH } from '../packages/server/src/oauth/token.routes.ts';
 import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
 import { createOwner } from '../packages/server/src/owner/owners.service.ts';
 import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import {
-  fmt,
-  freePort,
-  log,
-  percentile,
-  runLoadgen,
-  send,
-  startService,
-  stopService,
-  undoOnExit,
-  waitReady,
-} from './harness.ts';
+import { fmt, log, percentile, runLoadgen, send, startFreshService, undoOnExit } from './harness.ts';
 import type { LoadgenResult } from './loadgen.ts';
 
 const TARGETS = { tokenShareOfKey: 0.9 };
@@ -90,19 +77,7 @@ async function refresher(
 
 try {
   log(`Emporium OAuth benchmark: ${os.cpus().length} cores, node ${process.version}`);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-oauth-bench-'));
-  fs.chmodSync(tmp, 0o755);
-  exit.add(async () => fs.rmSync(tmp, { recursive: true, force: true }));
-  const dataDir = path.join(tmp, 'data');
-  const port = await freePort();
-  const server = startService({
-    port,
-    dataDir,
-    logFile: path.join(tmp, 'emporium.log'),
-    env: { DATABASE_URL: '', IMAGE_WORKERS: '0' },
-  });
-  exit.add(() => stopService(server, dataDir));
-  await waitReady(server, port, '/readyz', 120_000);
+  const { port, dataDir } = await startFreshService(exit, 'oauth', { IMAGE_WORKERS: '0' });
 
   const handle = openDatabase((await startEmbedded(dataDir)).url, { max: 2 });
   exit.add(() => handle.close());
