@@ -87,7 +87,7 @@ test('AB-6 code replays, refresh replays, revocations and failed sign-ins go to 
   const count = (list: string[], kind: string) => list.filter((k) => k === kind).length;
 
   const code = await allow(ctx, app, site.websiteId);
-  const first = await redeem(ctx, app, code);
+  await redeem(ctx, app, code);
   await tokenRequest(ctx, { code, redirect_uri: REDIRECT_URI }, { authorization: app.authorization });
   const family = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
   const next = (await refresh(ctx, app, family.refresh_token!)).json();
@@ -95,7 +95,6 @@ test('AB-6 code replays, refresh replays, revocations and failed sign-ins go to 
   await refresh(ctx, app, family.refresh_token!); // a replay
   await revokeAccess(ctx, { websiteId: site.websiteId, clientId: app.clientId });
   await new TestBrowser(ctx.app).signIn('dump@example.com', 'wrong');
-  assert.ok(first.access_token);
 
   const after = await kinds();
   for (const kind of ['code_replay', 'refresh_replay', 'revocation', 'login_failed', 'grant']) {
