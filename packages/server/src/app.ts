@@ -31,6 +31,8 @@ import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-key
 import { websiteRoutes } from './owner/website.routes.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 import { ownerWeb } from './web/web.plugin.ts';
+import type { WebhookSettings } from './webhooks/delivery.ts';
+import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'baseUrl' | 'authUrl' | 'logLevel' | 'rateLimitPerMinute'> &
@@ -47,6 +49,8 @@ export interface AppDeps {
   cursorKey: Buffer;
   /** HMAC key of the owner pages' CSRF tokens, shared likewise. */
   csrfKey: Buffer;
+  /** How webhook notifications are signed and sent. */
+  webhooks: WebhookSettings;
   /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
   redis?: Redis;
   /** A pino destination for tests; the process's stdout otherwise. */
@@ -67,6 +71,7 @@ export interface ApiDeps {
   jobs: Jobs;
   /** Live OAuth access tokens, so most API calls with one need no query. */
   tokens: AccessTokenCache;
+  webhooks: WebhookSettings;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -83,6 +88,7 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
     lists: new ListCache(deps.changes),
     storage: deps.storage,
     jobs: deps.jobs,
+    webhooks: deps.webhooks,
     tokens: accessTokenCache(deps.changes),
     documents: productDocuments(
       (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
@@ -171,6 +177,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
       clock: deps.clock,
       ids: deps.ids,
       tokens,
+      jobs: deps.jobs,
       csrfKey: deps.csrfKey,
       secure: deps.config.authUrl.startsWith('https:'),
     },
@@ -196,6 +203,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(imagesRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(storePagesRoutes, { deps: apiDeps });
     await api.register(websiteRoutes, { deps: apiDeps });
+    await api.register(subscriptionsRoutes, { deps: apiDeps });
   });
   return app;
 }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connect } from './db/connect.ts';
 import { DomainError, NotFound } from './errors.ts';
 import { randomIds } from './ids.ts';
+import { Jobs } from './jobs/queue.ts';
 import { serve, work } from './main.ts';
 import { createApiKey, revokeApiKey } from './owner/api-keys.service.ts';
 import { createOwner } from './owner/owners.service.ts';
@@ -29,7 +30,7 @@ interface Values {
   one: Record<string, string>;
   lists: Record<string, string[]>;
 }
-type Deps = Parameters<typeof createOwner>[0];
+type Deps = Parameters<typeof createOwner>[0] & { jobs: Jobs };
 
 interface Command {
   options: Options;
@@ -124,7 +125,9 @@ function parse(command: Command, args: string[]): Values {
 async function withDatabase(config: Config, fn: (deps: Deps) => Promise<object>): Promise<object> {
   const connection = await connect(config, 2);
   try {
-    return await fn({ db: connection.db, clock: systemClock, ids: randomIds });
+    // Jobs are only queued here, in this process's transactions; the server's workers run them.
+    const jobs = new Jobs(connection.url);
+    return await fn({ db: connection.db, clock: systemClock, ids: randomIds, jobs });
   } finally {
     await connection.shutdown();
   }

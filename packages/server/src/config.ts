@@ -20,6 +20,10 @@ export interface Config {
   imageWorkers: number;
   /** How long an image job may run before it is taken as lost (its worker died) and handed out again. */
   imageJobTimeoutSeconds: number;
+  /** Notifications may go to private addresses and plain http (local development and tests only). */
+  webhookAllowPrivate: boolean;
+  /** Webhook delivery pollers in this process, each posting up to 10 notifications side by side. */
+  webhookWorkers: number;
   demoSite: boolean;
 }
 
@@ -97,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // One on 2 cores: resizing takes a whole core, and the API must keep the other.
     imageWorkers: integer(env, 'IMAGE_WORKERS', 1, 0, 64),
     imageJobTimeoutSeconds: integer(env, 'IMAGE_JOB_TIMEOUT_SECONDS', 120, 1, 3600),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookWorkers: integer(env, 'WEBHOOK_WORKERS', 4, 0, 64),
     demoSite: boolean(env, 'DEMO_SITE', true),
   };
 }

@@ -13,6 +13,8 @@ import { randomIds } from './ids.ts';
 import { Jobs } from './jobs/queue.ts';
 import { FileImageStorage } from './media/storage.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
+import { attemptDelivery, webhookSettings } from './webhooks/delivery.ts';
+import { sweepDeliveries } from './webhooks/delivery-sweep.ts';
 
 /** A client tuned for rate limiting: a slow Redis must not hold requests up (skipOnError lets them pass). */
 function rateLimitRedis(url: string): Redis {
@@ -62,6 +64,7 @@ export async function serve(config: Config): Promise<void> {
     redis,
     cursorKey: await serverSecret(connection.db, 'cursor'),
     csrfKey: await serverSecret(connection.db, 'csrf'),
+    webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
   };
   const api = apiDeps(appDeps);
   const app = await buildApp(appDeps, api);
@@ -73,6 +76,10 @@ export async function serve(config: Config): Promise<void> {
     hourly(
       () => sweepExpiredRows(api),
       (err) => app.log.error({ err }, 'sweep of expired rows failed'),
+    ),
+    hourly(
+      () => sweepDeliveries(api),
+      (err) => app.log.error({ err }, 'sweep of webhook deliveries failed'),
     ),
   ];
 
@@ -98,6 +105,7 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   await jobs.workImages(config.imageWorkers, imageHandlers(api));
+  await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -118,12 +126,15 @@ function hourly(sweep: () => Promise<unknown>, onError: (error: unknown) => void
   return setInterval(run, 60 * 60 * 1000).unref();
 }
 
+/** Notifications each delivery poller posts side by side. */
+const DELIVERY_BATCH = 10;
+
 function imageStorage(config: Config): FileImageStorage {
   return new FileImageStorage(path.join(config.dataDir, 'images'));
 }
 
 /**
- * `emporium worker`: image jobs only, no HTTP. With an external PostgreSQL (and image storage
+ * `emporium worker`: image jobs and webhook deliveries, no HTTP. With an external PostgreSQL (and image storage
  * every process reaches), workers run on their own machines and scale apart from the API.
  */
 export async function work(config: Config): Promise<void> {
@@ -139,16 +150,22 @@ export async function work(config: Config): Promise<void> {
     cursorKey: await serverSecret(connection.db, 'cursor'),
     storage: imageStorage(config),
     jobs,
+    webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
   });
-  const sweeper = hourly(
-    () => sweepOrphanImages(api),
-    (error) => process.stderr.write(`${JSON.stringify({ msg: 'image sweep failed', err: String(error) })}\n`),
-  );
+  const report = (msg: string) => (error: unknown) =>
+    process.stderr.write(`${JSON.stringify({ msg, err: String(error) })}\n`);
+  const sweepers = [
+    hourly(() => sweepOrphanImages(api), report('image sweep failed')),
+    hourly(() => sweepDeliveries(api), report('sweep of webhook deliveries failed')),
+  ];
   const workers = Math.max(1, config.imageWorkers);
   await jobs.workImages(workers, imageHandlers(api));
-  process.stdout.write(`emporium worker: ${workers} image worker${workers === 1 ? '' : 's'} started\n`);
+  await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
+  process.stdout.write(
+    `emporium worker: ${workers} image worker${workers === 1 ? '' : 's'}, ${config.webhookWorkers} webhook delivery poller${config.webhookWorkers === 1 ? '' : 's'} started\n`,
+  );
   const stop = async () => {
-    clearInterval(sweeper);
+    sweepers.forEach(clearInterval);
     await jobs.stop(); // the job in hand finishes; an unfinished one is handed out again
     await connection.shutdown();
     process.exit(0);

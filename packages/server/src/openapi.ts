@@ -9,6 +9,7 @@ import { openDatabase } from './db/database.ts';
 import { Jobs } from './jobs/queue.ts';
 import { FileImageStorage } from './media/storage.ts';
 import { randomIds } from './ids.ts';
+import { webhookSettings } from './webhooks/delivery.ts';
 
 /** Where the committed document lives: the repository root. */
 export const OPENAPI_PATH = path.resolve(
@@ -34,6 +35,7 @@ export async function openapiDocument(): Promise<string> {
     ids: randomIds,
     cursorKey: randomBytes(32),
     csrfKey: randomBytes(32),
+    webhooks: webhookSettings(randomBytes(32), false),
   });
   await app.ready();
   const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;

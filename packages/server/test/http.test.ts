@@ -15,6 +15,7 @@ import { digest } from '../src/secrets.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { assertError } from './helpers/shape.ts';
 import { noticed, testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { webhookSettings } from '../src/webhooks/delivery.ts';
 
 let ctx: TestContext;
 let site: Site;
@@ -323,6 +324,7 @@ describe('database outage', () => {
       ids: randomIds,
       cursorKey: Buffer.alloc(32),
       csrfKey: Buffer.alloc(32),
+      webhooks: webhookSettings(Buffer.alloc(32), false),
     });
     try {
       const res = await app.inject({ method: 'GET', url: LIST, headers: site.headers });

@@ -3,7 +3,10 @@ import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import type { ImageRow, ProductRow, VariantRow } from './products.mapper.ts';
 
-/** SQL for products and their variants; nothing else in the catalog touches these tables. */
+/**
+ * SQL for products and their variants; nothing else in the catalog touches these tables, except
+ * inventory.repo.ts for the variants' stock.
+ */
 
 const PRODUCT_COLUMNS = [
   'products.id',
@@ -139,6 +142,22 @@ export function lockProduct(db: Db, websiteId: string, id: string): Promise<Prod
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/**
+ * Locks several products of the website in id order, the order every multi-product change takes
+ * them in, so two such changes never deadlock; returns those found, in id order.
+ */
+export function lockProducts(db: Db, websiteId: string, ids: string[]): Promise<ProductsTable[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('website_id', '=', websiteId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
 export async function insertProduct(db: Db, row: ProductsTable): Promise<void> {

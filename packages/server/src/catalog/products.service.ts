@@ -3,6 +3,8 @@ import { uniqueViolation, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
+import type { Jobs } from '../jobs/queue.ts';
+import { emit } from '../webhooks/outbox.ts';
 import { GONE } from '../versioned-cache.ts';
 import { getWebsite } from '../owner/websites.service.ts';
 import type { WebsiteRow } from '../owner/websites.repo.ts';
@@ -32,6 +34,8 @@ export interface CatalogDeps extends repo.Reader {
   baseUrl: string;
   documents: ProductDocuments;
   lists: ListCache;
+  /** Where webhook notifications of catalog changes are queued. */
+  jobs: Jobs;
 }
 
 const MAX_CREATE_VARIANTS = 100;
@@ -134,6 +138,7 @@ export async function createProduct(
     );
 
   const now = deps.clock.now();
+  let notified = 0;
   // A generated slug may be taken by a concurrent create between our check and insert: retry.
   for (let attempt = 0; ; attempt++) {
     const slug =
@@ -171,6 +176,7 @@ export async function createProduct(
           modified_on: now,
         });
         await repo.insertVariants(trx, variants);
+        notified = await emit(trx, deps, { websiteId, topic: 'product.create', data: { productId: id } });
       });
       break;
     } catch (error) {
@@ -186,6 +192,7 @@ export async function createProduct(
       throw error;
     }
   }
+  if (notified) deps.jobs.wakeDeliveryWorkers();
   deps.lists.catalogChanged(websiteId);
   return getProduct(deps, websiteId, id);
 }
@@ -272,8 +279,12 @@ export async function deleteProduct(
 ): Promise<void> {
   // An image added after this read leaves files without a row, which the sweep removes.
   const imageIds = await images.imageOrder(deps.db, productId);
-  if (!(await repo.deleteProductRow(deps.db, websiteId, productId)))
-    throw new NotFound(`product not found: ${productId}`);
+  const notified = await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.deleteProductRow(trx, websiteId, productId)))
+      throw new NotFound(`product not found: ${productId}`);
+    return emit(trx, deps, { websiteId, topic: 'product.delete', data: { productId } });
+  });
+  if (notified) deps.jobs.wakeDeliveryWorkers();
   deps.documents.invalidate(productId, GONE);
   deps.lists.catalogChanged(websiteId);
   for (const imageId of imageIds) await deps.storage.remove(imageId);

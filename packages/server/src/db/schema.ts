@@ -215,6 +215,61 @@ export interface OAuthAuthorizationRequestsTable {
   answered_at: Timestamp | null;
 }
 
+export interface WebhookSubscriptionsTable {
+  id: string;
+  website_id: string;
+  client_id: string;
+  endpoint_url: string;
+  topics: string[];
+  /** Moves on each rotation; the secret is derived from it (webhooks/signature.ts). */
+  secret_version: number;
+  created_on: Timestamp;
+  updated_on: Timestamp;
+}
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'CANCELLED';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  website_id: string;
+  client_id: string;
+  subscription_id: string;
+  topic: string;
+  /** The subscription's URL and secret version when the event happened, for when it is gone. */
+  endpoint_url: string;
+  secret_version: number;
+  /** The notification exactly as sent, every time. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  created_on: Timestamp;
+  /** A failed attempt is retried until then (api-details 7: 48 hours). */
+  retry_until: Timestamp;
+  next_attempt_at: Timestamp | null;
+  /** Held by the worker making an attempt, so two workers never post one delivery at once. */
+  leased_until: Timestamp | null;
+  completed_on: Timestamp | null;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface InventoryAdjustmentKeysTable {
+  website_id: string;
+  caller: string;
+  key: string;
+  request_digest: Buffer;
+  created_at: Timestamp;
+}
+
 export interface Database {
   owners: OwnersTable;
   websites: WebsitesTable;
@@ -231,4 +286,8 @@ export interface Database {
   audit_events: AuditEventsTable;
   owner_sessions: OwnerSessionsTable;
   oauth_authorization_requests: OAuthAuthorizationRequestsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  inventory_adjustment_keys: InventoryAdjustmentKeysTable;
 }

@@ -10,8 +10,21 @@ export interface ImageJobData {
   imageId: string;
 }
 
+/** One attempt at a webhook delivery (webhooks/delivery.ts); a failed attempt queues the next. */
+export const WEBHOOK_JOB = 'webhook.deliver';
+export interface WebhookJobData {
+  deliveryId: string;
+  /** The attempt this job makes; a job whose attempt was already made does nothing. */
+  attempt: number;
+}
+
 /** Retries with backoff: 5 s, 10 s, 20 s. */
 const IMAGE_RETRIES = { retryLimit: 3, retryDelay: 5, retryBackoff: true };
+/**
+ * A delivery job retries only when the database failed it (a failed post queues its own next
+ * attempt); an attempt takes at most its 10 s timeout, so a job held for a minute lost its worker.
+ */
+const WEBHOOK_QUEUE = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 };
 /** How often expired jobs are looked for (pg-boss's default is two minutes). */
 const MAINTENANCE_SECONDS = 5;
 
@@ -19,6 +32,7 @@ const MAINTENANCE_SECONDS = 5;
 export class Jobs {
   private readonly boss: PgBoss;
   private readonly imageWorkers: string[] = [];
+  private readonly webhookWorkers: string[] = [];
 
   /**
    * `jobTimeoutSeconds`: a job whose worker died (a crash, a SIGKILL) is handed out again once
@@ -49,15 +63,63 @@ export class Jobs {
     // createQueue keeps an existing queue's settings; update applies the configured ones.
     await this.boss.createQueue(IMAGE_JOB, queue);
     await this.boss.updateQueue(IMAGE_JOB, queue);
+    await this.boss.createQueue(WEBHOOK_JOB, { name: WEBHOOK_JOB, ...WEBHOOK_QUEUE });
+    await this.boss.updateQueue(WEBHOOK_JOB, { name: WEBHOOK_JOB, ...WEBHOOK_QUEUE });
   }
 
   /** Queues the job in the caller's transaction: it exists exactly when the change commits. */
   async enqueueImage(trx: Db, data: ImageJobData): Promise<void> {
-    const db = {
-      executeSql: async (text: string, values: unknown[]) =>
-        trx.executeQuery(CompiledQuery.raw(text, values)),
-    };
-    await this.boss.send(IMAGE_JOB, data, { db });
+    await this.boss.send(IMAGE_JOB, data, { db: executor(trx) });
+  }
+
+  /**
+   * Queues delivery attempts in the caller's transaction, each after its delay. The delay is
+   * counted by the database's clock, which is the one pg-boss starts jobs by.
+   */
+  async enqueueDeliveries(
+    trx: Db,
+    attempts: (WebhookJobData & { startAfterSeconds?: number })[],
+  ): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.boss.insert(
+      attempts.map(({ startAfterSeconds = 0, ...data }) => ({
+        name: WEBHOOK_JOB,
+        data,
+        startAfter: `${startAfterSeconds} seconds`,
+      })),
+      { db: executor(trx) },
+    );
+  }
+
+  /**
+   * Runs delivery attempts: `workers` pollers, each taking up to `batchSize` jobs and posting
+   * them side by side, so a receiver that hangs holds up only its own batch. `deliver` throws
+   * only when the database failed; the batch is then retried, and the attempts already recorded
+   * are skipped.
+   */
+  async workDeliveries(
+    workers: number,
+    batchSize: number,
+    deliver: (data: WebhookJobData) => Promise<void>,
+  ): Promise<void> {
+    for (let i = 0; i < workers; i++) {
+      const id: string = await this.boss.work<WebhookJobData>(
+        WEBHOOK_JOB,
+        { batchSize, pollingIntervalSeconds: 0.5 },
+        async (jobs) => {
+          const results = await Promise.allSettled(jobs.map((job) => deliver(job.data)));
+          const failed = results.find((r) => r.status === 'rejected');
+          if (failed) throw failed.reason;
+          this.boss.notifyWorker(id); // more may be waiting: see workImages
+        },
+      );
+      this.webhookWorkers.push(id);
+    }
+  }
+
+  /** Wakes this process's idle delivery workers once queued attempts have committed. */
+  wakeDeliveryWorkers(): void {
+    for (const id of this.webhookWorkers) this.boss.notifyWorker(id);
   }
 
   /**
@@ -99,4 +161,11 @@ export class Jobs {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
   }
+}
+
+/** pg-boss's view of a transaction: its statements then run inside it. */
+function executor(trx: Db) {
+  return {
+    executeSql: async (text: string, values: unknown[]) => trx.executeQuery(CompiledQuery.raw(text, values)),
+  };
 }

@@ -1,5 +1,6 @@
 import { recordAudit } from '../audit.ts';
 import { NotFound } from '../errors.ts';
+import { emit, type OutboxDeps } from '../webhooks/outbox.ts';
 import type { TokenDeps } from './tokens.ts';
 
 /**
@@ -8,9 +9,12 @@ import type { TokenDeps } from './tokens.ts';
  * working at once, on every instance (tokens are checked against the database on each use).
  * Revoking what holds no access is not an error. Returns how many grants were revoked.
  * This process's token cache forgets them at once, other processes' on the database's notice.
+ *
+ * The app hears of it: its extension.uninstall subscribers for the website are notified, and
+ * then its subscriptions there are deleted, in the same transaction (api-details 7).
  */
 export async function revokeAccess(
-  deps: TokenDeps,
+  deps: TokenDeps & OutboxDeps,
   input: { websiteId: string; clientId: string; ownerId?: string; ip?: string },
 ): Promise<number> {
   const website = await deps.db
@@ -25,6 +29,7 @@ export async function revokeAccess(
     .where('id', '=', input.clientId)
     .executeTakeFirst();
   if (!client) throw new NotFound(`client not found: ${input.clientId}`);
+  let notified = 0;
   const revoked = await deps.db.transaction().execute(async (trx) => {
     const grants = await trx
       .updateTable('oauth_grants')
@@ -42,8 +47,21 @@ export async function revokeAccess(
       ip: input.ip,
       detail: { grants: grants.length },
     });
+    const { clientId, websiteId } = input;
+    notified = await emit(trx, deps, {
+      websiteId,
+      clientId,
+      topic: 'extension.uninstall',
+      data: { clientId },
+    });
+    await trx
+      .deleteFrom('webhook_subscriptions')
+      .where('website_id', '=', websiteId)
+      .where('client_id', '=', clientId)
+      .execute();
     return grants.length;
   });
   if (revoked > 0) deps.tokens?.reset();
+  if (notified) deps.jobs.wakeDeliveryWorkers();
   return revoked;
 }

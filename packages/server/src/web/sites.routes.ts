@@ -181,7 +181,9 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
       .execute();
     const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
       <p>
-        <a href="/sites/${site.id}/keys">API keys</a> · <a href="/sites/${site.id}/extensions">Extensions</a>
+        <a href="/sites/${site.id}/keys">API keys</a> ·
+        <a href="/sites/${site.id}/extensions">Extensions</a> ·
+        <a href="/sites/${site.id}/webhooks">Webhooks</a>
       </p>
       <h2>Store pages</h2>
       <ul>

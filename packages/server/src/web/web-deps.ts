@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
+import type { Jobs } from '../jobs/queue.ts';
 import type { AccessTokenCache } from '../oauth/access-tokens.ts';
 import type { Sessions } from './session.ts';
 
@@ -11,6 +12,8 @@ export interface WebDeps {
   ids: Ids;
   /** The access token cache, emptied when a revocation here commits. */
   tokens: AccessTokenCache;
+  /** Where the notifications of an owner's actions (a revocation, a resend) are queued. */
+  jobs: Jobs;
   sessions: Sessions;
   /** Sign-in, sign-up and consent posts a client address may make a minute (AZ-6, AB-1). */
   signInPerMinute: number;

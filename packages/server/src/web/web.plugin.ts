@@ -16,6 +16,7 @@ import { notice, page, sendPage } from './layout.ts';
 import { SignInRequired } from './owner.ts';
 import { Sessions, type SessionDeps } from './session.ts';
 import { sitesRoutes } from './sites.routes.ts';
+import { webhooksRoutes } from './webhooks.routes.ts';
 import type { WebDeps } from './web-deps.ts';
 
 /** Form posts are a few fields. */
@@ -102,6 +103,7 @@ export const ownerWeb: FastifyPluginAsync<{
     });
     await pages.register(accountRoutes, { deps: webDeps });
     await pages.register(sitesRoutes, { deps: webDeps });
+    await pages.register(webhooksRoutes, { deps: webDeps });
     await pages.register(apiKeysRoutes, { deps: webDeps });
     await pages.register(developerAppsRoutes, { deps: webDeps });
     await pages.register(extensionsRoutes, { deps: webDeps });

@@ -20,6 +20,7 @@ import { SCOPES } from '../../src/oauth/scopes.ts';
 import { createApiKey } from '../../src/owner/api-keys.service.ts';
 import { createOwner } from '../../src/owner/owners.service.ts';
 import { createWebsite } from '../../src/owner/websites.service.ts';
+import { attemptDelivery, webhookSettings, type WebhookSettings } from '../../src/webhooks/delivery.ts';
 import { freshDatabase } from './database.ts';
 
 export const BASE_URL = 'https://api.emporium.test';
@@ -44,6 +45,10 @@ export interface TestContext {
   db: Db;
   /** The app's id generation, for calling services directly. */
   ids: Ids;
+  /** The app's job queue, for calling services directly. */
+  jobs: Jobs;
+  /** The app's webhook settings, for calling delivery directly. */
+  webhooks: WebhookSettings;
   /** The app's access token cache: services called with this context empty it as the app would. */
   tokens: AccessTokenCache;
   /** The app's change feed, live once started (tests wait for its events, never for time). */
@@ -90,6 +95,10 @@ export interface TestAppOptions {
   changeFeed?: boolean;
   /** Image workers to run in-process; 0 (the default) starts no job queue at all. */
   imageWorkers?: number;
+  /** Webhook delivery pollers to run in-process; 0 (the default) delivers nothing. */
+  webhookWorkers?: number;
+  /** Overrides of the webhook settings; private addresses are allowed unless a test says not. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -127,6 +136,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     },
     cursorKey: randomBytes(32),
     csrfKey: randomBytes(32),
+    webhooks: { ...webhookSettings(randomBytes(32), true), ...options.webhooks },
     redis: options.redis,
     logStream,
   };
@@ -135,8 +145,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   const imageWorkers = options.imageWorkers ?? 0;
   const processed = new Set<string>();
   const events = new EventEmitter();
+  const webhookWorkers = options.webhookWorkers ?? 0;
+  if (imageWorkers > 0 || webhookWorkers > 0) await jobs.start();
+  if (webhookWorkers > 0) await jobs.workDeliveries(webhookWorkers, 10, (job) => attemptDelivery(api, job));
   if (imageWorkers > 0) {
-    await jobs.start();
     const handlers = imageHandlers(api);
     const done = (imageId: string) => {
       processed.add(imageId);
@@ -157,6 +169,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     app,
     db: handle.db,
     ids: randomIds,
+    jobs,
+    webhooks: api.webhooks,
     tokens: api.tokens,
     storage: api.storage,
     changes,
@@ -199,7 +213,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
           }),
     async close() {
       await app.close();
-      if (imageWorkers > 0) await jobs.stop();
+      if (imageWorkers > 0 || webhookWorkers > 0) await jobs.stop();
       await changes?.stop();
       await fs.rm(imagesDir, { recursive: true, force: true });
       await handle.close();

@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/database.ts';
+import type { WebhookDeliveriesTable } from '../db/schema.ts';
+import type { Ids } from '../ids.ts';
+import type { Jobs } from '../jobs/queue.ts';
+import type { Topic, TopicData } from './topics.ts';
+
+export interface OutboxDeps {
+  clock: Clock;
+  ids: Ids;
+  jobs: Jobs;
+}
+
+/** api-details 7: a failed notification is retried for up to 48 hours. */
+export const RETRY_WINDOW_MS = 48 * 60 * 60 * 1000;
+
+export interface Event<T extends Topic> {
+  websiteId: string;
+  topic: T;
+  data: TopicData[T];
+  /** Only this app's subscriptions (extension.uninstall goes to the app that lost access). */
+  clientId?: string;
+}
+
+/** The notification body (api-details 7), in the order of its documentation. */
+export function notificationBody(n: {
+  id: string;
+  websiteId: string;
+  subscriptionId: string;
+  topic: string;
+  createdOn: Date;
+  data: object;
+}): string {
+  return JSON.stringify({
+    id: n.id,
+    websiteId: n.websiteId,
+    subscriptionId: n.subscriptionId,
+    topic: n.topic,
+    createdOn: n.createdOn.toISOString(),
+    data: n.data,
+  });
+}
+
+/**
+ * Records an event for every subscription of the website to its topic, in the caller's
+ * transaction: the notifications exist exactly when the change commits, and a crash afterwards
+ * loses none of them (their first attempts are queued in the same transaction). Returns how
+ * many were queued; the caller wakes the delivery workers after its commit when any were.
+ */
+export async function emit<T extends Topic>(trx: Db, deps: OutboxDeps, event: Event<T>): Promise<number> {
+  let query = trx
+    .selectFrom('webhook_subscriptions')
+    .select(['id', 'client_id', 'endpoint_url', 'secret_version'])
+    .where('website_id', '=', event.websiteId)
+    .where(sql<boolean>`${event.topic} = ANY(topics)`);
+  if (event.clientId) query = query.where('client_id', '=', event.clientId);
+  const subscriptions = await query.execute();
+  if (subscriptions.length === 0) return 0;
+
+  const now = deps.clock.now();
+  const rows: WebhookDeliveriesTable[] = subscriptions.map((s) => {
+    const id = deps.ids.uuid();
+    return {
+      id,
+      website_id: event.websiteId,
+      client_id: s.client_id,
+      subscription_id: s.id,
+      topic: event.topic,
+      endpoint_url: s.endpoint_url,
+      secret_version: s.secret_version,
+      body: notificationBody({ ...event, id, subscriptionId: s.id, createdOn: now }),
+      status: 'PENDING',
+      attempts: 0,
+      created_on: now,
+      retry_until: new Date(now.getTime() + RETRY_WINDOW_MS),
+      next_attempt_at: now,
+      leased_until: null,
+      completed_on: null,
+      last_status_code: null,
+      last_error: null,
+    };
+  });
+  await trx.insertInto('webhook_deliveries').values(rows).execute();
+  await deps.jobs.enqueueDeliveries(
+    trx,
+    rows.map((r) => ({ deliveryId: r.id, attempt: 0 })),
+  );
+  return rows.length;
+}
