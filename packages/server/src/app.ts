@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
 import { ListCache } from './catalog/list-cache.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
+import { inventoryRoutes } from './catalog/inventory.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import { variantsRoutes } from './catalog/variants.routes.ts';
 import { imageFilesRoutes } from './catalog/image-files.routes.ts';
@@ -202,6 +203,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(imagesRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
     await api.register(imagesRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(storePagesRoutes, { deps: apiDeps });
+    await api.register(inventoryRoutes, { deps: apiDeps });
     await api.register(websiteRoutes, { deps: apiDeps });
     await api.register(subscriptionsRoutes, { deps: apiDeps });
   });

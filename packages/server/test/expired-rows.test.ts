@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { sweepExpiredRows } from '../src/expired-rows.ts';
 import { revokeAccess } from '../src/oauth/revocation.ts';
 import { TestBrowser } from './helpers/browser.ts';
+import { createProduct, physical, variant } from './helpers/factories.ts';
 import { allow, apiCall, redeem, refresh, registerApp, type App } from './helpers/oauth.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
@@ -84,4 +85,34 @@ test('a live family is untouched by the sweep: its newest pair still refreshes a
   await sweepExpiredRows(ctx);
   assert.equal((await refresh(ctx, app, a.refresh_token)).statusCode, 200);
   assert.equal((await refresh(ctx, app, b.refresh_token)).statusCode, 400);
+});
+
+test('the sweep deletes inventory adjustment keys once their 48 hours are over, and only those', async () => {
+  const product = await createProduct(site, physical(site, { variants: [variant('SWEEP-1')] }));
+  const variantId = product.variants[0].id;
+  const adjust = (key: string, quantity: number) =>
+    site.call({
+      method: 'POST',
+      url: '/1.0/commerce/inventory/adjustments',
+      headers: { 'idempotency-key': key },
+      payload: { incrementOperations: [{ variantId, quantity }] },
+    });
+  const keys = async () =>
+    (await ctx.db.selectFrom('inventory_adjustment_keys').select('key').orderBy('key').execute()).map(
+      (r) => r.key,
+    );
+  assert.equal((await adjust('first', 1)).statusCode, 204);
+  ctx.clock.advance(DAY);
+  assert.equal((await adjust('second', 1)).statusCode, 204);
+  ctx.clock.advance(DAY - 1000);
+  assert.equal((await sweepExpiredRows(ctx)).inventory_adjustment_keys, 0);
+  assert.deepEqual(await keys(), ['first', 'second']);
+  assert.equal((await adjust('first', 2)).statusCode, 400, 'still remembered: another body is refused');
+
+  ctx.clock.advance(1000);
+  assert.equal((await sweepExpiredRows(ctx)).inventory_adjustment_keys, 1);
+  assert.deepEqual(await keys(), ['second']);
+  assert.equal((await adjust('first', 2)).statusCode, 204, 'the key is free again');
+  const stock = await site.call({ method: 'GET', url: `/1.0/commerce/inventory/${variantId}` });
+  assert.equal(stock.json().inventory[0].quantity, 4);
 });

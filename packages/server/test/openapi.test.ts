@@ -18,7 +18,14 @@ test('the document describes every API endpoint and the token endpoint', async (
   const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
   assert.deepEqual(Object.keys(document.paths).sort(), [
     '/1.0/authorization/website',
+    '/1.0/commerce/inventory',
+    '/1.0/commerce/inventory/adjustments',
+    '/1.0/commerce/inventory/{variantIds}',
     '/1.0/commerce/store_pages',
+    '/1.0/webhook_subscriptions',
+    '/1.0/webhook_subscriptions/{id}',
+    '/1.0/webhook_subscriptions/{id}/actions/rotateSecret',
+    '/1.0/webhook_subscriptions/{id}/actions/sendTestNotification',
     '/1.1/commerce/products',
     '/1.1/commerce/products/{productIdCsvs}',
     '/1.1/commerce/products/{productId}',
