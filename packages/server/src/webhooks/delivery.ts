@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-import type { WebhookDeliveriesTable } from '../db/schema.ts';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
 import type { WebhookJobData } from '../jobs/queue.ts';
 import type { OutboxDeps } from './outbox.ts';
 import { postNotification, type PostResult, type PostSettings } from './notification-post.ts';
@@ -58,13 +58,14 @@ export function send(
  * One attempt at a delivery: the job of `webhook.deliver`. The delivery is leased first, so two
  * jobs for one attempt (a job handed out again after its worker died) never post at once, and a
  * job whose attempt was already made does nothing. The attempt's record, the delivery's new
- * state and the next attempt's job are written in one transaction: a crash before it leaves the
+ * state and the next attempt's job are written together: a crash before it leaves the
  * lease to expire and pg-boss to hand the job out again (at least once, same `id`); a crash
  * after it lost nothing.
  */
 export async function attemptDelivery(deps: DeliveryDeps, job: WebhookJobData): Promise<void> {
   const leaseMs = deps.webhooks.timeoutMs + 20_000;
   const now = deps.clock.now();
+  // One statement takes the lease and reads the subscription as it is now.
   const delivery = await deps.db
     .updateTable('webhook_deliveries')
     .set({ leased_until: new Date(now.getTime() + leaseMs) })
@@ -73,25 +74,32 @@ export async function attemptDelivery(deps: DeliveryDeps, job: WebhookJobData): 
     .where('attempts', '=', job.attempt)
     .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now)]))
     .returningAll()
+    .returning((eb) => [
+      eb
+        .selectFrom('webhook_subscriptions as s')
+        .select('s.endpoint_url')
+        .whereRef('s.id', '=', 'webhook_deliveries.subscription_id')
+        .as('current_url'),
+      eb
+        .selectFrom('webhook_subscriptions as s')
+        .select('s.secret_version')
+        .whereRef('s.id', '=', 'webhook_deliveries.subscription_id')
+        .as('current_version'),
+    ])
     .executeTakeFirst();
   if (!delivery) return;
 
-  const subscription = await deps.db
-    .selectFrom('webhook_subscriptions')
-    .select(['endpoint_url', 'secret_version'])
-    .where('id', '=', delivery.subscription_id)
-    .executeTakeFirst();
   // A deleted subscription wants nothing more, except the uninstall notice that deleted it.
-  if (!subscription && delivery.topic !== 'extension.uninstall') {
+  if (delivery.current_url === null && delivery.topic !== 'extension.uninstall') {
     await finish(deps.db, delivery, { status: 'CANCELLED', completed_on: now });
     return;
   }
   const result = await send(
     deps.webhooks,
     {
-      endpointUrl: subscription?.endpoint_url ?? delivery.endpoint_url,
+      endpointUrl: delivery.current_url ?? delivery.endpoint_url,
       subscriptionId: delivery.subscription_id,
-      secretVersion: subscription?.secret_version ?? delivery.secret_version,
+      secretVersion: delivery.current_version ?? delivery.secret_version,
     },
     delivery.body,
   );
@@ -109,35 +117,38 @@ async function record(
   const wait = ok ? 0 : deps.webhooks.retryDelayMs(failures);
   const next = new Date(at.getTime() + wait);
   const retry = !ok && next <= delivery.retry_until;
+  const attempt: WebhookAttemptsTable = {
+    delivery_id: delivery.id,
+    attempt: failures,
+    attempted_at: at,
+    status_code: result.statusCode,
+    duration_ms: result.durationMs,
+    error: result.error,
+  };
+  const outcome = {
+    status: ok ? 'DELIVERED' : retry ? 'PENDING' : 'FAILED',
+    completed_on: retry ? null : at,
+    next_attempt_at: retry ? next : null,
+    last_status_code: result.statusCode,
+    last_error: result.error,
+  } as const;
+  if (!retry) {
+    await finish(deps.db, delivery, outcome, attempt);
+    return;
+  }
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        delivery_id: delivery.id,
-        attempt: failures,
-        attempted_at: at,
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        error: result.error,
-      })
-      .execute();
-    await finish(trx, delivery, {
-      status: ok ? 'DELIVERED' : retry ? 'PENDING' : 'FAILED',
-      completed_on: retry ? null : at,
-      next_attempt_at: retry ? next : null,
-      last_status_code: result.statusCode,
-      last_error: result.error,
-    });
-    if (retry) {
-      await deps.jobs.enqueueDeliveries(trx, [
-        { deliveryId: delivery.id, attempt: failures, startAfterSeconds: wait / 1000 },
-      ]);
-    }
+    await finish(trx, delivery, outcome, attempt);
+    await deps.jobs.enqueueDeliveries(trx, [
+      { deliveryId: delivery.id, attempt: failures, startAfterSeconds: wait / 1000 },
+    ]);
   });
-  if (retry && wait < 1000) deps.jobs.wakeDeliveryWorkers();
+  if (wait < 1000) deps.jobs.wakeDeliveryWorkers();
 }
 
-/** Ends an attempt: the attempt count moves on and the lease is given back. */
+/**
+ * Gives the lease back with the delivery's new state; with an attempt, the attempt count moves
+ * on and the attempt's record is written by the same statement.
+ */
 async function finish(
   db: Db,
   delivery: WebhookDeliveriesTable,
@@ -147,10 +158,17 @@ async function finish(
       'status' | 'completed_on' | 'next_attempt_at' | 'last_status_code' | 'last_error'
     >
   >,
+  attempt?: WebhookAttemptsTable,
 ): Promise<void> {
+  const values = { ...set, attempts: delivery.attempts + (attempt ? 1 : 0), leased_until: null };
+  if (!attempt) {
+    await db.updateTable('webhook_deliveries').set(values).where('id', '=', delivery.id).execute();
+    return;
+  }
   await db
+    .with('attempt', (w) => w.insertInto('webhook_attempts').values(attempt))
     .updateTable('webhook_deliveries')
-    .set({ ...set, attempts: delivery.attempts + (set.status === 'CANCELLED' ? 0 : 1), leased_until: null })
+    .set(values)
     .where('id', '=', delivery.id)
     .execute();
 }
