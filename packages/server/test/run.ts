@@ -6,6 +6,8 @@
  *   node --import tsx test/run.ts            every test
  *   node --import tsx test/run.ts e2e        only the tests that start the real process
  *   node --import tsx test/run.ts http.test.ts   one file
+ *   node --import tsx test/run.ts /path/to/dir   another package's tests on the same database setup
+ *                                                (the SDK's end-to-end tests: packages/sdk/test)
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -50,7 +52,13 @@ async function main(): Promise<number> {
     await migrateToLatest(handle.db);
     await handle.close();
 
-    const files = testFiles(only ? path.join(here, only) : here);
+    // A name under test/, else a path from the working directory (another package's tests).
+    const target = !only
+      ? here
+      : fs.existsSync(path.join(here, only))
+        ? path.join(here, only)
+        : path.resolve(only);
+    const files = testFiles(target);
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
       stdio: 'inherit',
       env: { ...process.env, EMPORIUM_TEST_SERVER: serverUrl, EMPORIUM_TEST_TEMPLATE: template },

@@ -1,0 +1,125 @@
+/**
+ * The API client. Its resources mirror the URL tree (`client.products.images.upload()` is
+ * `POST /1.1/commerce/products/{id}/images`), and every call goes through `call()`, then the
+ * one request function (`Transport.request`).
+ */
+import { AuthenticationError, ReauthorizationRequired } from './errors.js';
+import type { EmporiumOAuth } from './oauth.js';
+import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './request.js';
+import { Inventory } from './resources/inventory.js';
+import { Products } from './resources/products.js';
+import { StorePages } from './resources/store-pages.js';
+import { WebhookSubscriptions } from './resources/webhook-subscriptions.js';
+import { WebsiteResource } from './resources/website.js';
+import { OAuthSession, type TokenStore } from './tokens.js';
+
+export interface EmporiumOptions extends TransportOptions {
+  userAgent: string;
+  /** The API's origin (the server's BASE_URL), e.g. https://api.example.com. */
+  baseUrl: string;
+  /** An API key (`emp_key_...`) from the owner pages or `emporium admin create-api-key`. */
+  apiKey?: string;
+  /** A fixed OAuth access token (`emp_at_...`), never refreshed. */
+  accessToken?: string;
+  /** OAuth tokens kept in `store` under `key`, refreshed when due (see README, "OAuth"). */
+  oauth?: { client: EmporiumOAuth; store: TokenStore; key: string };
+  /**
+   * The authorization server's origin. Informational: the token endpoint used is the one of
+   * `oauth.client` (its `authUrl`).
+   */
+  authUrl?: string;
+  /** The clock of the 10-second refresh rule; Date.now by default. */
+  now?: () => number;
+}
+
+/** One API call, relative to `baseUrl`. */
+export interface ApiRequest extends CallOptions {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path with its segments already encoded, e.g. `/1.1/commerce/products`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+  /** Overrides the default (GET, DELETE and requests with an Idempotency-Key are retried). */
+  idempotent?: boolean;
+}
+
+export class Emporium {
+  readonly baseUrl: string;
+  readonly authUrl: string | undefined;
+  readonly transport: Transport;
+  readonly products: Products;
+  readonly storePages: StorePages;
+  readonly website: WebsiteResource;
+  readonly inventory: Inventory;
+  readonly webhookSubscriptions: WebhookSubscriptions;
+  private readonly staticAuthorization: string | undefined;
+  private readonly session: OAuthSession | undefined;
+
+  constructor(options: EmporiumOptions) {
+    if (!options.baseUrl) throw new TypeError('Emporium: baseUrl is required');
+    const credentials = [options.apiKey, options.accessToken, options.oauth].filter((c) => c !== undefined);
+    if (credentials.length !== 1) {
+      throw new TypeError('Emporium: give exactly one of apiKey, accessToken or oauth');
+    }
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.authUrl = options.authUrl ?? options.oauth?.client.authUrl;
+    this.transport = new Transport(options);
+    const token = options.apiKey ?? options.accessToken;
+    if (token !== undefined) this.staticAuthorization = `Bearer ${token}`;
+    if (options.oauth) this.session = new OAuthSession(options.oauth, options.now ?? Date.now);
+    this.products = new Products(this);
+    this.storePages = new StorePages(this);
+    this.website = new WebsiteResource(this);
+    this.inventory = new Inventory(this);
+    this.webhookSubscriptions = new WebhookSubscriptions(this);
+  }
+
+  /**
+   * Any API call, with this client's credential, retries and typed errors; the parsed JSON body
+   * (undefined for 204). With OAuth: refreshed first when the token is due; a 401 leads to one
+   * refresh and one retry, and a 401 after that to ReauthorizationRequired.
+   */
+  async call<T = unknown>(request: ApiRequest): Promise<T> {
+    const accessToken = this.session ? await this.session.accessToken() : undefined;
+    const send = (authorization: string) =>
+      this.transport
+        .request<T>({
+          method: request.method,
+          url: this.baseUrl + request.path,
+          query: request.query,
+          json: request.json,
+          form: request.form,
+          headers: request.headers,
+          authorization,
+          idempotent: request.idempotent,
+          signal: request.signal,
+          timeoutMs: request.timeoutMs,
+        })
+        .then((response) => response.body);
+    if (!this.session) return send(this.staticAuthorization!);
+    try {
+      return await send(`Bearer ${accessToken}`);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      const renewed = await this.session.afterUnauthorized(accessToken!);
+      try {
+        return await send(`Bearer ${renewed}`);
+      } catch (again) {
+        if (again instanceof AuthenticationError) {
+          throw new ReauthorizationRequired('the access token was refused after a refresh', again);
+        }
+        throw again;
+      }
+    }
+  }
+}
+
+/** What a resource needs of the client. */
+export interface Caller {
+  call<T = unknown>(request: ApiRequest): Promise<T>;
+  readonly transport: Transport;
+}
+
+export const segment = encodeURIComponent;

@@ -1,0 +1,71 @@
+/**
+ * Request and response types, all taken from the generated `paths` of openapi.json (the server's
+ * route schemas), so that a change on the server shows up here as a type error.
+ */
+import type { paths } from './generated/openapi.js';
+
+export type { paths };
+
+type Method = 'get' | 'post' | 'delete';
+type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
+
+/** The JSON request body of an operation. */
+export type RequestBody<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/** The JSON response body of an operation for a status. */
+export type ResponseBody<P extends keyof paths, M extends Method, S extends number = 200> = Operation<
+  P,
+  M
+>['responses'] extends { [K in S]: { content: { 'application/json': infer R } } }
+  ? R
+  : never;
+
+/** The query parameters of an operation. */
+export type QueryParams<P extends keyof paths, M extends Method> = NonNullable<
+  Operation<P, M>['parameters']['query']
+>;
+
+type ProductsPath = '/1.1/commerce/products';
+type ProductPath = '/1.1/commerce/products/{productId}';
+type ImagePath = '/1.1/commerce/products/{productId}/images/{imageId}';
+type VariantsPath = '/1.1/commerce/products/{productId}/variants';
+type VariantPath = '/1.1/commerce/products/{productId}/variants/{variantId}';
+type SubscriptionsPath = '/1.0/webhook_subscriptions';
+type SubscriptionPath = '/1.0/webhook_subscriptions/{id}';
+
+export type ProductList = ResponseBody<ProductsPath, 'get'>;
+export type Product = ResponseBody<ProductPath, 'post'>;
+export type ProductListParams = QueryParams<ProductsPath, 'get'>;
+export type ProductCreate = RequestBody<ProductsPath, 'post'>;
+export type ProductUpdate = RequestBody<ProductPath, 'post'>;
+export type Pagination = ProductList['pagination'];
+
+export type ProductImage = ResponseBody<ImagePath, 'post'>;
+export type ProductImageUpdate = RequestBody<ImagePath, 'post'>;
+export type ImageUploaded = ResponseBody<'/1.1/commerce/products/{productId}/images', 'post', 202>;
+export type ImageStatus = ResponseBody<`${ImagePath}/status`, 'get'>;
+export type ImageOrder = RequestBody<`${ImagePath}/order`, 'post'>;
+
+export type ProductVariant = ResponseBody<VariantsPath, 'post', 201>;
+export type VariantCreate = RequestBody<VariantsPath, 'post'>;
+export type VariantUpdate = RequestBody<VariantPath, 'post'>;
+export type VariantImage = RequestBody<`${VariantPath}/image`, 'post'>;
+
+export type StorePageList = ResponseBody<'/1.0/commerce/store_pages', 'get'>;
+export type StorePage = StorePageList['storePages'][number];
+export type Website = ResponseBody<'/1.0/authorization/website', 'get'>;
+
+export type InventoryList = ResponseBody<'/1.0/commerce/inventory', 'get'>;
+export type InventoryItem = InventoryList['inventory'][number];
+export type InventoryAdjustment = RequestBody<'/1.0/commerce/inventory/adjustments', 'post'>;
+
+export type WebhookSubscriptionList = ResponseBody<SubscriptionsPath, 'get'>;
+export type WebhookSubscription = ResponseBody<SubscriptionPath, 'get'>;
+/** A subscription as created: with its `secret`, shown only then and on rotation. */
+export type WebhookSubscriptionWithSecret = ResponseBody<SubscriptionsPath, 'post', 201>;
+export type WebhookSubscriptionCreate = RequestBody<SubscriptionsPath, 'post'>;
+export type WebhookSubscriptionUpdate = RequestBody<SubscriptionPath, 'post'>;
+export type RotatedSecret = ResponseBody<`${SubscriptionPath}/actions/rotateSecret`, 'post'>;
+export type TestNotification = RequestBody<`${SubscriptionPath}/actions/sendTestNotification`, 'post'>;
+export type TestNotificationResult = ResponseBody<`${SubscriptionPath}/actions/sendTestNotification`, 'post'>;
