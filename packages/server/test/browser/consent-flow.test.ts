@@ -9,23 +9,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { freePort } from '../../src/net.ts';
 import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
 import { AUTHORIZE_PATH } from '../../src/web/consent.routes.ts';
+import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { testApp, type TestContext } from '../helpers/test-app.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../test-output/screenshots',
-);
-const skip = fs.existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM} (.ci/run installs Debian's package)`;
+const skip = skipWithoutChromium;
 
 let ctx: TestContext;
 let origin: string;
