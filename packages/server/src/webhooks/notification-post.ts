@@ -20,7 +20,7 @@ export interface PostResult {
   durationMs: number;
 }
 
-const USER_AGENT = 'Emporium-Webhooks/1.0 (+https://github.com/emporium)';
+const USER_AGENT = 'Emporium-Webhooks/1.0';
 
 // Connections are kept for the next notification to the same receiver.
 const agents = {

@@ -96,8 +96,14 @@ export async function createSubscription(
     updated_on: now,
   };
   await deps.db.transaction().execute(async (trx) => {
-    // The website's row lock makes the count and the insert one step under concurrency.
-    await trx.selectFrom('websites').select('id').where('id', '=', owner.websiteId).forUpdate().execute();
+    // The website's row lock makes the count and the insert one step under concurrency; NO KEY,
+    // so writes that only reference the website (a product's foreign key) do not wait for it.
+    await trx
+      .selectFrom('websites')
+      .select('id')
+      .where('id', '=', owner.websiteId)
+      .forNoKeyUpdate()
+      .execute();
     const { count } = await trx
       .selectFrom('webhook_subscriptions')
       .select((eb) => eb.fn.countAll<string>().as('count'))
