@@ -143,20 +143,17 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
           <p><a class="button" href="/connect">Connect a store</a></p>`,
       );
     }
-    const tokenSet = await auth.exchangeCode(code, { codeVerifier: flow!.codeVerifier });
-    const website = await new Emporium({
-      userAgent: USER_AGENT,
-      baseUrl: config.baseUrl,
-      accessToken: tokenSet.accessToken,
-    }).website.get();
-    await tokens.set(website.id, tokenSet);
+    // The new pair is saved before its access token is first used (the code cannot be
+    // redeemed twice), under a key of this flow until the website it belongs to is known.
+    const pendingKey = `pending:${flowKey!}`;
+    await tokens.set(pendingKey, await auth.exchangeCode(code, { codeVerifier: flow!.codeVerifier }));
+    const website = await siteClient(pendingKey).website.get();
+    const tokenSet = await tokens.get(pendingKey);
+    if (tokenSet) await tokens.set(website.id, tokenSet);
+    await tokens.delete(pendingKey);
+    const reconnect = sites.get(website.id) !== undefined;
     try {
       const api = siteClient(website.id);
-      // A reconnect: the app's earlier subscription on this site is still there, and its
-      // secret would be lost with the record about to be replaced. One subscription a site.
-      for await (const old of api.webhookSubscriptions.list()) {
-        if (old.endpointUrl === webhookUrl) await api.webhookSubscriptions.delete(old.id);
-      }
       const subscription = await api.webhookSubscriptions.create({
         endpointUrl: webhookUrl,
         topics: ['extension.uninstall'],
@@ -167,9 +164,17 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
         webhookSecret: subscription.secret,
         connectedOn: new Date().toISOString(),
       });
+      // A reconnect leaves the app's earlier subscription behind, whose secret the record just
+      // replaced: one subscription a site. Deleted only now, so a failure above keeps the old one.
+      for await (const old of api.webhookSubscriptions.list()) {
+        if (old.endpointUrl === webhookUrl && old.id !== subscription.id) {
+          await api.webhookSubscriptions.delete(old.id);
+        }
+      }
     } catch (err) {
-      // Without the subscription the app would never hear of a revocation: not connected.
-      await tokens.delete(website.id);
+      // Without a subscription the app would never hear of a revocation: a first connection
+      // fails whole. A reconnect keeps its earlier subscription and record, still valid.
+      if (!reconnect) await tokens.delete(website.id);
       throw err;
     }
     events.emit('connected', website.id);

@@ -60,7 +60,14 @@ export class SiteStore {
     const write = async () => {
       await fs.mkdir(path.dirname(path.resolve(this.file)), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      await fs.writeFile(tmp, content, { mode: 0o600 });
+      // Flushed before the rename, so a crash leaves the old file or the new one, never a torn one.
+      const handle = await fs.open(tmp, 'w', 0o600);
+      try {
+        await handle.writeFile(content);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await fs.rename(tmp, this.file);
     };
     // Each write waits for the one before, whatever became of it, so the last state wins.

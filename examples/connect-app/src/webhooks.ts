@@ -44,8 +44,16 @@ export class WebhookReceiver {
       return answer(res, 401, 'bad signature');
     }
     if (this.seen.has(notification.id)) return answer(res, 200, 'already handled');
-    if (notification.topic === 'extension.uninstall') await this.handlers.uninstalled(notification.websiteId);
+    // Remembered before acting, so a redelivery arriving meanwhile is not acted on twice;
+    // forgotten again if acting failed, so Emporium's retry is.
     this.remember(notification.id);
+    try {
+      if (notification.topic === 'extension.uninstall')
+        await this.handlers.uninstalled(notification.websiteId);
+    } catch (err) {
+      this.seen.delete(notification.id);
+      throw err;
+    }
     answer(res, 200, 'ok');
   }
 
