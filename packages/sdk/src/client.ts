@@ -79,10 +79,11 @@ export class Emporium {
   /**
    * Any API call, with this client's credential, retries and typed errors; the parsed JSON body
    * (undefined for 204). With OAuth: refreshed first when the token is due; a 401 leads to one
-   * refresh and one retry, and a 401 after that to ReauthorizationRequired.
+   * refresh and one retry, and a 401 after that (or for a token refreshed just before the call)
+   * to ReauthorizationRequired. The call's signal aborts a refresh it runs too.
    */
   async call<T = unknown>(request: ApiRequest): Promise<T> {
-    const accessToken = this.session ? await this.session.accessToken() : undefined;
+    const current = this.session ? await this.session.accessToken(request.signal) : undefined;
     const send = (authorization: string) =>
       this.transport
         .request<T>({
@@ -100,10 +101,15 @@ export class Emporium {
         .then((response) => response.body);
     if (!this.session) return send(this.staticAuthorization!);
     try {
-      return await send(`Bearer ${accessToken}`);
+      return await send(`Bearer ${current!.token}`);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
-      const renewed = await this.session.afterUnauthorized(accessToken!);
+      // Refreshed just before this call (the 10-second rule) and still refused: a second refresh
+      // would be refused too (revoked authorization), and would spend another refresh token.
+      if (current!.refreshed) {
+        throw new ReauthorizationRequired('the access token was refused right after a refresh', error);
+      }
+      const renewed = await this.session.afterUnauthorized(current!.token, request.signal);
       try {
         return await send(`Bearer ${renewed}`);
       } catch (again) {

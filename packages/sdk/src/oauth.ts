@@ -41,13 +41,19 @@ export interface EmporiumOAuthOptions extends Omit<TransportOptions, 'fetch'> {
 export interface AuthorizeUrlOptions {
   scopes: readonly (Scope | (string & {}))[];
   redirectUri?: string;
-  /** Defaults to 32 random bytes, base64url (crypto.getRandomValues). */
+  /**
+   * Defaults to 32 random bytes, base64url (crypto.getRandomValues). One given must be 32 to 500
+   * characters of A-Z a-z 0-9 . _ ~ - (STATE_PATTERN), else a TypeError.
+   */
   state?: string;
   /** `access_type=offline`: a refresh token will be issued. */
   offline?: boolean;
   /** Ask for this website only (the owner must own it); otherwise the owner picks one. */
   websiteId?: string;
-  /** PKCE with S256 (RFC 7636): keep the returned codeVerifier and pass it to exchangeCode. */
+  /**
+   * PKCE with S256 (RFC 7636), on unless `false`: keep the returned codeVerifier and pass it to
+   * exchangeCode.
+   */
   pkce?: boolean;
 }
 
@@ -55,7 +61,7 @@ export interface AuthorizationRequest {
   url: string;
   /** Keep it (e.g. in the user's session) and pass it to handleCallback. */
   state: string;
-  /** With `pkce: true`: keep it and pass it to exchangeCode. */
+  /** Unless `pkce: false`: keep it and pass it to exchangeCode. */
   codeVerifier?: string;
   codeChallenge?: string;
 }
@@ -69,6 +75,12 @@ interface TokenResponse {
   refresh_token?: string;
   refresh_token_expires_at?: string;
 }
+
+/**
+ * What a caller-supplied state must look like: 32+ characters so it cannot be guessed (the CSRF
+ * defence of RFC 6749 10.12), and only unreserved characters (RFC 3986), which the server accepts.
+ */
+const STATE_PATTERN = /^[A-Za-z0-9._~-]{32,500}$/;
 
 /** RFC 6749 2.3.1: client id and secret are form-encoded before the Basic encoding. */
 const formEncode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
@@ -99,6 +111,12 @@ export class EmporiumOAuth {
    */
   authorizeUrl(options: AuthorizeUrlOptions): AuthorizationRequest {
     if (!options.scopes?.length) throw new TypeError('authorizeUrl: at least one scope is required');
+    if (options.state !== undefined && !STATE_PATTERN.test(options.state)) {
+      throw new TypeError(
+        'authorizeUrl: state must be 32 to 500 characters of A-Z a-z 0-9 . _ ~ - ' +
+          '(a shorter one is too weak to stop forged callbacks; other characters the server refuses)',
+      );
+    }
     const state = options.state ?? base64url(randomBytes(32));
     const url = new URL(this.authUrl + AUTHORIZE_PATH);
     const params = url.searchParams;
@@ -110,7 +128,8 @@ export class EmporiumOAuth {
     if (options.offline) params.set('access_type', 'offline');
     if (options.websiteId) params.set('website_id', options.websiteId);
     const request: AuthorizationRequest = { url: '', state };
-    if (options.pkce) {
+    // On by default (OAuth 2.1, RFC 9700 2.1.1): only an explicit `false` turns PKCE off.
+    if (options.pkce !== false) {
       request.codeVerifier = base64url(randomBytes(32)); // 43 characters, RFC 7636 4.1
       request.codeChallenge = base64url(sha256(utf8(request.codeVerifier)));
       params.set('code_challenge', request.codeChallenge);

@@ -4,7 +4,7 @@
  * store before its access token is used (README: "save it before using it"), and one refresh runs
  * at a time per store and key, however many calls wait for it.
  */
-import { OAuthError, ReauthorizationRequired } from './errors.js';
+import { AbortError, OAuthError, ReauthorizationRequired } from './errors.js';
 import type { EmporiumOAuth } from './oauth.js';
 
 /** What an app keeps for one authorization (one website). Times are ms since the epoch. */
@@ -76,21 +76,25 @@ export class OAuthSession {
     return tokens;
   }
 
-  /** The access token to send now: the stored one, or a new one when it expires within 10 s. */
-  async accessToken(): Promise<string> {
+  /**
+   * The access token to send now: the stored one, or a new one when it expires within 10 s.
+   * `refreshed` says it was just renewed, so a 401 for it means a second refresh would not help.
+   * `signal` aborts the refresh request.
+   */
+  async accessToken(signal?: AbortSignal): Promise<{ token: string; refreshed: boolean }> {
     const tokens = await this.stored();
-    if (this.fresh(tokens)) return tokens.accessToken;
+    if (this.fresh(tokens)) return { token: tokens.accessToken, refreshed: false };
     if (!tokens.refreshToken) {
       // Online access: no refresh token. Use the token while it lasts; the server says when not.
-      if (tokens.accessTokenExpiresAt > this.now()) return tokens.accessToken;
+      if (tokens.accessTokenExpiresAt > this.now()) return { token: tokens.accessToken, refreshed: false };
       throw new ReauthorizationRequired('the access token expired and there is no refresh token');
     }
-    return (await this.refresh(tokens.accessToken)).accessToken;
+    return { token: (await this.refresh(tokens.accessToken, signal)).accessToken, refreshed: true };
   }
 
   /** After a 401 for `refused`: a new access token (refreshed unless another call already did). */
-  async afterUnauthorized(refused: string): Promise<string> {
-    return (await this.refresh(refused)).accessToken;
+  async afterUnauthorized(refused: string, signal?: AbortSignal): Promise<string> {
+    return (await this.refresh(refused, signal)).accessToken;
   }
 
   /**
@@ -98,19 +102,26 @@ export class OAuthSession {
    * and key waits for it; one that finds the store already holding another fresh access token
    * (refreshed by a flight that just ended) uses that.
    */
-  private refresh(stale: string): Promise<TokenSet> {
+  private refresh(stale: string, signal?: AbortSignal): Promise<TokenSet> {
     let byKey = flights.get(this.store);
     if (!byKey) flights.set(this.store, (byKey = new Map()));
     const inFlight = byKey.get(this.key);
-    if (inFlight) return inFlight;
-    const flight = this.refreshNow(stale).finally(() => {
+    if (inFlight) {
+      // The flight carries the signal of the call that started it: if that call was aborted, a
+      // waiter that was not starts its own refresh rather than failing with another's abort.
+      return inFlight.catch((error: unknown) => {
+        if (error instanceof AbortError && !signal?.aborted) return this.refresh(stale, signal);
+        throw error;
+      });
+    }
+    const flight = this.refreshNow(stale, signal).finally(() => {
       if (byKey.get(this.key) === flight) byKey.delete(this.key);
     });
     byKey.set(this.key, flight);
     return flight;
   }
 
-  private async refreshNow(stale: string): Promise<TokenSet> {
+  private async refreshNow(stale: string, signal: AbortSignal | undefined): Promise<TokenSet> {
     const current = await this.stored();
     if (current.accessToken !== stale && this.fresh(current)) return current;
     if (!current.refreshToken) {
@@ -118,7 +129,7 @@ export class OAuthSession {
     }
     let next: TokenSet;
     try {
-      next = await this.client.refresh(current.refreshToken);
+      next = await this.client.refresh(current.refreshToken, { signal });
     } catch (error) {
       // invalid_grant: expired, revoked or replayed refresh token (api-details 8). Nothing is
       // deleted from the store: the app decides what to do with a dead authorization.

@@ -27,6 +27,7 @@ describe('authorizeUrl', () => {
       scopes: ['website.products.read', 'website.inventory'],
       offline: true,
       websiteId: 'a'.repeat(24),
+      pkce: false,
     });
     const parsed = new URL(url);
     assert.equal(parsed.origin + parsed.pathname, `${AUTH}/api/1/login/oauth/provider/authorize`);
@@ -49,14 +50,15 @@ describe('authorizeUrl', () => {
       client.authorizeUrl({ scopes: ['website.products'] }).state,
       client.authorizeUrl({ scopes: ['website.products'] }).state,
     );
+    const given = 'my-state.0123456789_abcdefghijklm~';
     const { url, state } = client.authorizeUrl({
       scopes: ['website.products'],
-      state: 'my-state',
+      state: given,
       redirectUri: 'http://127.0.0.1:3000/cb',
     });
     const params = new URL(url).searchParams;
-    assert.equal(state, 'my-state');
-    assert.equal(params.get('state'), 'my-state');
+    assert.equal(state, given);
+    assert.equal(params.get('state'), given);
     assert.equal(params.get('redirect_uri'), 'http://127.0.0.1:3000/cb');
     assert.equal(params.get('access_type'), null);
     assert.equal(params.get('website_id'), null);
@@ -75,6 +77,36 @@ describe('authorizeUrl', () => {
       createHash('sha256').update(codeVerifier!).digest('base64url'),
     );
     assert.equal(codeChallenge, params.get('code_challenge'));
+  });
+
+  test('PKCE is on by default; only pkce: false turns it off', () => {
+    const client = oauth();
+    const byDefault = client.authorizeUrl({ scopes: ['website.products'] });
+    assert.match(byDefault.codeVerifier!, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(new URL(byDefault.url).searchParams.get('code_challenge_method'), 'S256');
+    const off = client.authorizeUrl({ scopes: ['website.products'], pkce: false });
+    assert.equal(off.codeVerifier, undefined);
+    assert.equal(new URL(off.url).searchParams.get('code_challenge'), null);
+  });
+
+  test('a given state must be 32 to 500 unreserved characters', () => {
+    const client = oauth();
+    for (const state of [
+      'my-state',
+      'a'.repeat(31),
+      'a'.repeat(501),
+      `${'a'.repeat(32)} `,
+      `${'a'.repeat(32)}+/=`,
+    ]) {
+      assert.throws(
+        () => client.authorizeUrl({ scopes: ['website.products'], state }),
+        (e: unknown) => e instanceof TypeError && /state must be 32 to 500/.test(e.message),
+        JSON.stringify(state),
+      );
+    }
+    for (const state of ['a'.repeat(32), 'A-z0.9_~'.repeat(62) + 'abcd']) {
+      assert.equal(client.authorizeUrl({ scopes: ['website.products'], state }).state, state);
+    }
   });
 
   test("the JavaScript SHA-256 agrees with node:crypto's on every length around the block edges", () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  AbortError,
   AuthenticationError,
   Emporium,
   EmporiumOAuth,
@@ -9,7 +10,14 @@ import {
   ReauthorizationRequired,
   type TokenSet,
 } from '../../src/index.ts';
-import { apiErrorBody, fakeFetch, instantSleep, json, type SeenRequest } from '../helpers/fake-fetch.ts';
+import {
+  apiErrorBody,
+  fakeFetch,
+  hang,
+  instantSleep,
+  json,
+  type SeenRequest,
+} from '../helpers/fake-fetch.ts';
 
 const BASE = 'https://api.example.test';
 const AUTH = 'https://login.example.test';
@@ -199,6 +207,61 @@ describe('a 401 from the API', () => {
     assert.equal(server.refreshes, 1, 'one refresh only');
     assert.equal(log.filter((l) => l.startsWith('api')).length, 2, 'one retry only');
     assert.equal((await store.get(KEY))!.accessToken, 'at1', 'nothing deleted');
+  });
+
+  test('a 401 for a token refreshed just before the call: ReauthorizationRequired at once, no second refresh', async () => {
+    const { client, store, server, log } = setup();
+    await store.set(KEY, tokens(0)); // due: refreshed before the call
+    server.valid.add = () => server.valid; // the new token is refused (authorization revoked)
+    log.length = 0;
+    const error = await client.website.get().catch((e: unknown) => e);
+    assert.ok(error instanceof ReauthorizationRequired);
+    assert.ok(error.cause instanceof AuthenticationError);
+    assert.equal(server.refreshes, 1, 'one refresh only');
+    assert.deepEqual(log, ['refresh rt0', 'saved at1', 'api at1']);
+  });
+
+  test("the call's signal aborts the refresh it runs", async () => {
+    const { fetch, calls } = fakeFetch((request) =>
+      request.url.origin === AUTH ? hang(request) : json(200, { id: 'w1' }),
+    );
+    const store = new MemoryTokenStore();
+    await store.set(KEY, tokens(0));
+    const options = { userAgent: 'sdk-tests/1.0', fetch, sleep: instantSleep().sleep, timeoutMs: 300 };
+    const auth = new EmporiumOAuth({
+      ...options,
+      clientId: 'c',
+      clientSecret: 's',
+      redirectUri: 'https://a/cb',
+      authUrl: AUTH,
+    });
+    const client = new Emporium({
+      ...options,
+      baseUrl: BASE,
+      oauth: { client: auth, store, key: KEY },
+      now: () => NOW,
+    });
+    const controller = new AbortController();
+    const pending = client.website.get({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 10);
+    // Without the signal the refresh would run on to its timeout (a TimeoutError, after retries).
+    await assert.rejects(pending, AbortError);
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]!.signal!.aborted, true, 'the refresh request was aborted');
+  });
+
+  test('a call waiting on a refresh that another call aborted runs its own refresh', async () => {
+    const { client, store, server } = setup({ refreshDelayMs: 0 });
+    await store.set(KEY, tokens(0));
+    const controller = new AbortController();
+    controller.abort();
+    const [aborted, waiting] = await Promise.allSettled([
+      client.website.get({ signal: controller.signal }),
+      client.website.get(),
+    ]);
+    assert.ok(aborted.status === 'rejected' && aborted.reason instanceof AbortError);
+    assert.deepEqual(waiting, { status: 'fulfilled', value: { id: 'w1' } });
+    assert.equal(server.refreshes, 1);
   });
 
   test('a refresh answered invalid_grant raises ReauthorizationRequired, and the store keeps the tokens', async () => {
