@@ -119,6 +119,14 @@ export function withQuery(url: string, query: Record<string, QueryValue> | undef
 
 const TIMED_OUT = Symbol('timed out');
 
+/**
+ * Node's fetch (undici) reports every network failure as TypeError('fetch failed') with the
+ * reason in `cause`; a TypeError without one is a mistake in the request itself. Browsers give
+ * network failures no cause, so the rule is only applied in Node.
+ */
+const IN_NODE =
+  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+
 export class Transport {
   readonly userAgent: string;
   readonly timeoutMs: number;
@@ -169,15 +177,26 @@ export class Transport {
       (spec.method === 'GET' || spec.method === 'HEAD' || spec.method === 'DELETE' || hasKey);
     const url = withQuery(spec.url, spec.query);
     const init: RequestInit = { method: spec.method, headers, body };
+    // Local mistakes fail at once, never retried as if the network were at fault: no fetch, an
+    // invalid URL or header value (these constructors throw the TypeError fetch would).
+    const fetchImpl = this.fetchImpl ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new TypeError('no fetch function: pass `fetch` in the options (Node 18+ and browsers have one)');
+    }
+    new URL(url);
+    new Headers(headers);
+    // A DELETE retried after an attempt that may have reached the server (no answer, or a 5xx).
+    let deleteMayHaveRun = false;
 
     for (let attempt = 0; ; attempt++) {
       const retriesLeft = attempt < this.maxRetries;
       let result: ResponseData;
       try {
-        result = await this.attempt(url, init, spec);
+        result = await this.attempt(fetchImpl, url, init, spec);
       } catch (error) {
         // No answer. Only a request that is safe to repeat is sent again.
         if (error instanceof ConnectionError && idempotent && retriesLeft) {
+          deleteMayHaveRun = spec.method === 'DELETE';
           await this.sleep(this.backoffMs(attempt), spec.signal);
           continue;
         }
@@ -185,6 +204,10 @@ export class Transport {
       }
       const { status } = result;
       if (status < 400) return result as ResponseData<T>;
+      // The earlier attempt may have deleted it and its answer been lost: gone is what was asked.
+      if (status === 404 && deleteMayHaveRun) {
+        return { status: 204, headers: result.headers, body: undefined as T };
+      }
       const wait = retryAfterMs(result.headers);
       const error =
         spec.errors === 'oauth'
@@ -195,6 +218,7 @@ export class Transport {
         continue;
       }
       if (retriesLeft && status >= 500 && idempotent) {
+        deleteMayHaveRun = spec.method === 'DELETE';
         await this.sleep(this.backoffMs(attempt), spec.signal);
         continue;
       }
@@ -213,7 +237,12 @@ export class Transport {
   }
 
   /** One attempt, bounded by the timeout and the caller's signal, body read and parsed. */
-  private async attempt(url: string, init: RequestInit, spec: RequestSpec): Promise<ResponseData> {
+  private async attempt(
+    fetchImpl: FetchLike,
+    url: string,
+    init: RequestInit,
+    spec: RequestSpec,
+  ): Promise<ResponseData> {
     const outer = spec.signal;
     if (outer?.aborted) throw abortError(outer);
     const controller = new AbortController();
@@ -222,7 +251,6 @@ export class Transport {
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
     const timer = setTimeout(() => controller.abort(TIMED_OUT), timeoutMs);
     try {
-      const fetchImpl = this.fetchImpl ?? globalThis.fetch;
       const response = await fetchImpl(url, { ...init, signal: controller.signal });
       const text = await response.text();
       let body: unknown = undefined;
@@ -250,6 +278,7 @@ export class Transport {
         });
       }
       if (outer?.aborted) throw abortError(outer);
+      if (IN_NODE && error instanceof TypeError && error.cause === undefined) throw error; // see IN_NODE
       throw new ConnectionError({
         status: 0,
         type: 'CONNECTION_ERROR',

@@ -1,5 +1,5 @@
 import { segment, type Caller } from '../client.js';
-import { EmporiumError, TimeoutError } from '../errors.js';
+import { AbortError, EmporiumError, TimeoutError } from '../errors.js';
 import { abortError, type CallOptions } from '../request.js';
 import type { ImageStatus, ImageUploaded, ProductImage, ProductImageUpdate } from '../types.js';
 
@@ -106,6 +106,8 @@ export async function uploadBlob(
   };
 }
 
+const timedOut = (message: string) => new TimeoutError({ status: 0, type: 'TIMEOUT', message });
+
 const path = (productId: string, imageId?: string) =>
   `/1.1/commerce/products/${segment(productId)}/images${imageId === undefined ? '' : `/${segment(imageId)}`}`;
 
@@ -138,23 +140,28 @@ export class Images {
   async waitUntilReady(productId: string, imageId: string, options: WaitOptions = {}): Promise<ImageStatus> {
     const { timeoutMs = 60_000, signal, intervalMs = 250, maxIntervalMs = 5_000 } = options;
     const deadline = Date.now() + timeoutMs;
+    let last: string | undefined;
     for (let interval = intervalMs; ; interval = Math.min(maxIntervalMs, interval * 2)) {
       if (signal?.aborted) throw abortError(signal);
-      const left = deadline - Date.now();
-      const current = await this.status(productId, imageId, {
-        signal,
-        timeoutMs: Math.max(1, Math.min(left, this.client.transport.timeoutMs)),
-      });
+      // The whole poll, retries and their waits included, ends at the deadline: a per-attempt
+      // timeout alone lets a retried poll run several times past it. Without AbortSignal.any
+      // (before Node 20.3), the caller's signal is still checked between polls.
+      const expiry = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+      const pollSignal = signal && AbortSignal.any ? AbortSignal.any([signal, expiry]) : expiry;
+      let current: ImageStatus;
+      try {
+        current = await this.status(productId, imageId, { signal: pollSignal });
+      } catch (error) {
+        if (error instanceof AbortError && expiry.aborted && !signal?.aborted) {
+          throw timedOut(`image ${imageId}: ${last ? `still ${last}` : 'no status'} after ${timeoutMs} ms`);
+        }
+        throw error;
+      }
       if (current.status === 'READY') return current;
       if (current.status === 'ERROR') throw new ImageProcessingError(imageId);
+      last = current.status;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) {
-        throw new TimeoutError({
-          status: 0,
-          type: 'TIMEOUT',
-          message: `image ${imageId}: still ${current.status} after ${timeoutMs} ms`,
-        });
-      }
+      if (remaining <= 0) throw timedOut(`image ${imageId}: still ${current.status} after ${timeoutMs} ms`);
       await this.client.transport.sleep(Math.min(interval, remaining), signal);
     }
   }

@@ -9,6 +9,7 @@ import { fileFromPath } from '../../src/node.ts';
 import { defaultSleep } from '../../src/request.ts';
 import {
   fakeFetch,
+  hang,
   instantSleep,
   json,
   networkError,
@@ -139,6 +140,17 @@ describe('waitUntilReady', () => {
       ),
       (e: unknown) => e instanceof TimeoutError && /still QUEUED/.test(e.message),
     );
+  });
+
+  test('a poll that gets no answer ends at the deadline, retries included, with the same TimeoutError', async () => {
+    const { fetch, calls } = fakeFetch(hang); // each attempt would be retried after its own timeout
+    const started = Date.now();
+    await assert.rejects(
+      client(fetch).products.images.waitUntilReady('p1', 'i1', { timeoutMs: 50 }),
+      (e: unknown) => e instanceof TimeoutError && /^image i1: no status after 50 ms$/.test(e.message),
+    );
+    assert.equal(calls.length, 1);
+    assert.ok(Date.now() - started < 1_000);
   });
 
   test('the signal stops the waiting', async () => {

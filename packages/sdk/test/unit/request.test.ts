@@ -155,6 +155,54 @@ describe('retries', () => {
     assert.equal(calls.length, 2);
   });
 
+  test('a retried DELETE answered 404 succeeds: the lost first answer may have been its 204', async () => {
+    for (const first of [networkError, () => json(503, apiErrorBody('SERVER_ERROR'))]) {
+      const { fetch, calls } = sequence(first, () => json(404, apiErrorBody('INVALID_REQUEST_ERROR')));
+      assert.equal(await client(fetch).emporium.products.delete('p1'), undefined);
+      assert.equal(calls.length, 2);
+    }
+  });
+
+  test('a 404 is still a NotFoundError for a first DELETE, a DELETE retried after a 429, and a GET', async () => {
+    const notFound = () => json(404, apiErrorBody('INVALID_REQUEST_ERROR'));
+    await assert.rejects(client(sequence(notFound).fetch).emporium.products.delete('p1'), NotFoundError);
+    const afterLimit = sequence(() => json(429, apiErrorBody('TOO_MANY_REQUESTS')), notFound);
+    await assert.rejects(client(afterLimit.fetch).emporium.products.delete('p1'), NotFoundError);
+    await assert.rejects(
+      client(sequence(networkError, notFound).fetch).emporium.website.get(),
+      NotFoundError,
+    );
+  });
+
+  test('local mistakes are thrown at once as TypeErrors, never retried', async () => {
+    const { fetch, calls } = sequence(() => json(200, {}));
+    const { emporium, waits } = client(fetch);
+    // No fetch at all (an old runtime without a polyfill).
+    const noFetch = client('not a function' as unknown as FetchLike).emporium;
+    await assert.rejects(
+      noFetch.website.get(),
+      (e: unknown) => e instanceof TypeError && /fetch/.test(e.message),
+    );
+    // An invalid header value or URL: refused before anything is sent.
+    await assert.rejects(
+      emporium.call({ method: 'GET', path: '/x', headers: { 'x-note': 'a\nb' } }),
+      (e: unknown) => e instanceof TypeError && !(e instanceof EmporiumError),
+    );
+    await assert.rejects(
+      new Emporium({ userAgent: 'x', baseUrl: 'not a url', apiKey: 'k', fetch }).website.get(),
+      (e: unknown) => e instanceof TypeError && !(e instanceof EmporiumError),
+    );
+    assert.equal(calls.length, 0);
+    // fetch's own TypeError without a cause (undici's network failures have one): not retried.
+    const local = sequence(
+      () => new TypeError('RequestInit: duplex option is required'),
+      () => json(200, {}),
+    );
+    await assert.rejects(client(local.fetch).emporium.website.get(), /duplex/);
+    assert.equal(local.calls.length, 1);
+    assert.deepEqual(waits, []);
+  });
+
   test('a POST without an Idempotency-Key is never retried after a network error or a 5xx', async () => {
     for (const answer of [networkError, () => json(500, apiErrorBody('SERVER_ERROR'))]) {
       const { fetch, calls } = sequence(answer, () => json(201, { id: 'p1' }));
