@@ -11,8 +11,8 @@ export * from './index.js';
 
 /**
  * Tokens in one JSON file (`{ "<key>": TokenSet, ... }`, mode 0600). Each write goes to a
- * temporary file beside it, is flushed, then renamed over the file, so a crash leaves the old
- * file or the new one, never half of one. Writes from this process are serialized; several
+ * temporary file beside it, is flushed, then renamed over the file (and the directory flushed), so
+ * a crash leaves the old file or the new one, never half of one. Writes from this process are serialized; several
  * processes sharing one file are not coordinated (let one process own each key).
  */
 export class JsonFileTokenStore implements TokenStore {
@@ -48,6 +48,9 @@ export class JsonFileTokenStore implements TokenStore {
       await fs.rm(tmp, { force: true });
       throw error;
     }
+    // The rename is a change to the directory: until the directory is synced too, a power cut
+    // can bring back the old file after set() resolved.
+    await syncDirectory(dir);
   }
 
   /** Runs read-modify-write steps one after the other. */
@@ -77,6 +80,22 @@ export class JsonFileTokenStore implements TokenStore {
       delete all[key];
       await this.writeAll(all);
     });
+  }
+}
+
+/** Errors of platforms that cannot open or fsync a directory (Windows; some file systems). */
+const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EACCES', 'EINVAL', 'ENOTSUP', 'EBADF']);
+
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Nothing better can be done there: the rename itself has succeeded.
+    if (!DIRECTORY_SYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    await handle?.close();
   }
 }
 

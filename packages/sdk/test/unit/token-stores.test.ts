@@ -99,3 +99,40 @@ test('JsonFileTokenStore: a failed write leaves the file as it was', async () =>
   await store.set('w', set(3)); // the queue goes on after a failure
   assert.deepEqual(await store.get('w'), set(3));
 });
+
+test('JsonFileTokenStore syncs the directory after the rename, and goes on where directories cannot be synced', async () => {
+  const file = path.join(dir, 'dirsync.json');
+  const store = new JsonFileTokenStore(file);
+  const { open, rename } = fs.promises;
+  const log: string[] = [];
+  fs.promises.rename = async (...args: Parameters<typeof rename>) => {
+    log.push('rename');
+    return rename(...args);
+  };
+  fs.promises.open = (async (target: string, ...rest: unknown[]) => {
+    const handle = await (open as (...a: unknown[]) => Promise<fs.promises.FileHandle>)(target, ...rest);
+    if (target === dir) {
+      log.push(`open dir ${String(rest[0])}`);
+      const sync = handle.sync.bind(handle);
+      handle.sync = async () => {
+        log.push('sync dir');
+        return sync();
+      };
+    }
+    return handle;
+  }) as typeof open;
+  try {
+    await store.set('w', set(1));
+    assert.deepEqual(log, ['rename', 'open dir r', 'sync dir']);
+    // Windows: a directory cannot be opened (EISDIR/EPERM); the write still succeeds.
+    fs.promises.open = (async (target: string, ...rest: unknown[]) => {
+      if (target === dir) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+      return (open as (...a: unknown[]) => Promise<fs.promises.FileHandle>)(target, ...rest);
+    }) as typeof open;
+    await store.set('w', set(2));
+  } finally {
+    fs.promises.open = open;
+    fs.promises.rename = rename;
+  }
+  assert.deepEqual(await store.get('w'), set(2));
+});
