@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DeliveryStatus } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
@@ -21,9 +22,24 @@ export interface SubscriptionView {
   deliveries: DeliveryView[];
 }
 
-/** A website's subscriptions, by app, each with its most recent deliveries: what the owner's page shows. */
+/** A delivery as json_agg renders its row: times as text. */
+interface DeliveryRow {
+  id: string;
+  topic: string;
+  status: DeliveryStatus;
+  attempts: number;
+  created_on: string;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+/**
+ * A website's subscriptions, by app, each with its most recent deliveries: what the owner's page
+ * shows. One query: each subscription's deliveries come as a JSON array from a subquery on its
+ * (subscription_id, created_on) index, as products bring their variants (products.repo.ts).
+ */
 export async function siteSubscriptions(db: Db, websiteId: string, recent = 10): Promise<SubscriptionView[]> {
-  const subscriptions = await db
+  const rows = await db
     .selectFrom('webhook_subscriptions')
     .innerJoin('oauth_clients', 'oauth_clients.id', 'webhook_subscriptions.client_id')
     .select([
@@ -32,30 +48,29 @@ export async function siteSubscriptions(db: Db, websiteId: string, recent = 10):
       'webhook_subscriptions.endpoint_url as endpointUrl',
       'webhook_subscriptions.topics',
     ])
+    .select(
+      sql<DeliveryRow[]>`(
+        SELECT coalesce(json_agg(d ORDER BY d.created_on DESC), '[]') FROM (
+          SELECT id, topic, status, attempts, created_on, last_status_code, last_error
+          FROM webhook_deliveries WHERE subscription_id = webhook_subscriptions.id
+          ORDER BY created_on DESC LIMIT ${recent}) d)`.as('deliveries'),
+    )
     .where('webhook_subscriptions.website_id', '=', websiteId)
     .orderBy('oauth_clients.name')
     .orderBy('webhook_subscriptions.created_on')
     .execute();
-  return Promise.all(
-    subscriptions.map(async (subscription) => ({
-      ...subscription,
-      deliveries: await db
-        .selectFrom('webhook_deliveries')
-        .select([
-          'id',
-          'topic',
-          'status',
-          'attempts',
-          'created_on as createdOn',
-          'last_status_code as lastStatusCode',
-          'last_error as lastError',
-        ])
-        .where('subscription_id', '=', subscription.id)
-        .orderBy('created_on', 'desc')
-        .limit(recent)
-        .execute(),
+  return rows.map((row) => ({
+    ...row,
+    deliveries: row.deliveries.map((d) => ({
+      id: d.id,
+      topic: d.topic,
+      status: d.status,
+      attempts: d.attempts,
+      createdOn: new Date(d.created_on),
+      lastStatusCode: d.last_status_code,
+      lastError: d.last_error,
     })),
-  );
+  }));
 }
 
 /**

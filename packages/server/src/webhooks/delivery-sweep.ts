@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { WEBHOOK_JOB } from '../jobs/queue.ts';
 import type { OutboxDeps } from './outbox.ts';
 
 /** Finished deliveries stay on the owner's page this long, then go with their attempts. */
@@ -35,7 +36,7 @@ export async function sweepDeliveries(
             selectFrom(sql.table('pgboss.job').as('job'))
               .select(sql`1`.as('one'))
               .where(
-                sql<boolean>`job.name = 'webhook.deliver' AND job.data->>'deliveryId' = webhook_deliveries.id AND job.state < 'completed'`,
+                sql<boolean>`job.name = ${WEBHOOK_JOB} AND job.data->>'deliveryId' = webhook_deliveries.id AND job.state < 'completed'`,
               ),
           ),
         ),
