@@ -8,7 +8,15 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import type { LoadgenInput, LoadgenResult } from './loadgen.ts';
+import { systemClock } from '../packages/server/src/clock.ts';
+import { openDatabase } from '../packages/server/src/db/database.ts';
+import { startEmbedded } from '../packages/server/src/db/embedded.ts';
+import { randomIds } from '../packages/server/src/ids.ts';
+import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
+import { createOwner } from '../packages/server/src/owner/owners.service.ts';
+import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
 
 export interface Child {
   name: string;
@@ -382,4 +390,29 @@ export async function startFreshService(
   undo.add(() => stopService(server, dataDir));
   await waitReady(server, port, '/readyz', 120_000);
   return { port, dataDir, pid: server.pid };
+}
+
+/**
+ * A new owner on the service's database (the embedded server the service runs, attached to by
+ * its `DATA_DIR`), made with the service's own functions; `undo` closes the connection.
+ */
+export async function benchOwner(undo: { add(step: () => Promise<void>): void }, dataDir: string) {
+  const databaseUrl = (await startEmbedded(dataDir)).url;
+  const handle = openDatabase(databaseUrl, { max: 2 });
+  undo.add(() => handle.close());
+  const deps = { db: handle.db, clock: systemClock, ids: randomIds };
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  const { ownerId } = await createOwner(deps, { email, password: randomBytes(12).toString('base64url') });
+  return { deps, databaseUrl, email, ownerId };
+}
+
+/** A website of that owner and an API key for it with `scopes` (comma-separated). */
+export async function benchSite(
+  owner: { deps: Parameters<typeof createWebsite>[0]; email: string },
+  scopes: string,
+  title = 'Bench',
+) {
+  const { websiteId, storePageId } = await createWebsite(owner.deps, { ownerEmail: owner.email, title });
+  const { apiKey } = await createApiKey(owner.deps, { websiteId, scopes });
+  return { websiteId, storePageId, apiKey };
 }

@@ -18,15 +18,18 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import sharp from 'sharp';
-import { systemClock } from '../packages/server/src/clock.ts';
-import { openDatabase } from '../packages/server/src/db/database.ts';
-import { startEmbedded } from '../packages/server/src/db/embedded.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
 import { WIDTHS } from '../packages/server/src/media/images.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import { cpuMeter, fmt, log, percentile, runLoadgen, startFreshService, undoOnExit } from './harness.ts';
+import {
+  benchOwner,
+  benchSite,
+  cpuMeter,
+  fmt,
+  log,
+  percentile,
+  runLoadgen,
+  startFreshService,
+  undoOnExit,
+} from './harness.ts';
 import type { LoadgenResult } from './loadgen.ts';
 
 const TARGETS = { pipelineShare: 0.8, listP99Ms: 100 };
@@ -244,15 +247,9 @@ async function runWorkers(workers: number, jpeg: Buffer): Promise<Result> {
     IMAGE_WORKERS: String(workers),
   });
 
-  const dbUrl = (await startEmbedded(dataDir)).url; // attaches to the service's server
-  const handle = openDatabase(dbUrl, { max: 2 });
-  const deps = { db: handle.db, clock: systemClock, ids: randomIds };
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  await createOwner(deps, { email, password: randomBytes(12).toString('base64url') });
-  const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Bench' });
-  const { apiKey } = await createApiKey(deps, { websiteId, scopes: 'website.products' });
-  await handle.close();
-  const db = new pg.Client({ connectionString: dbUrl });
+  const owner = await benchOwner(exit, dataDir);
+  const { storePageId, apiKey } = await benchSite(owner, 'website.products');
+  const db = new pg.Client({ connectionString: owner.databaseUrl });
   await db.connect();
   exit.add(() => db.end());
   const service: Service = {

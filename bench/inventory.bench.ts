@@ -17,14 +17,16 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../packages/server/src/clock.ts';
-import { openDatabase } from '../packages/server/src/db/database.ts';
-import { startEmbedded } from '../packages/server/src/db/embedded.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import { fmt, log, percentile, send, startFreshService, undoOnExit } from './harness.ts';
+import {
+  benchOwner,
+  benchSite,
+  fmt,
+  log,
+  percentile,
+  send,
+  startFreshService,
+  undoOnExit,
+} from './harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -117,13 +119,10 @@ try {
   log(`Emporium inventory benchmark: ${os.cpus().length} cores, node ${process.version}`);
   const { port, dataDir } = await startFreshService(exit, 'inventory', { IMAGE_WORKERS: '0' });
 
-  const handle = openDatabase((await startEmbedded(dataDir)).url, { max: 2 });
-  exit.add(() => handle.close());
-  const deps = { db: handle.db, clock: systemClock, ids: randomIds };
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  await createOwner(deps, { email, password: randomBytes(12).toString('base64url') });
-  const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Bench' });
-  const { apiKey } = await createApiKey(deps, { websiteId, scopes: 'website.products,website.inventory' });
+  const { storePageId, apiKey } = await benchSite(
+    await benchOwner(exit, dataDir),
+    'website.products,website.inventory',
+  );
   const headers = { authorization: `Bearer ${apiKey}`, 'user-agent': USER_AGENT };
 
   const variantIds: string[] = [];

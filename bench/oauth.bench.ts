@@ -12,21 +12,23 @@
  * Every process started is stopped by its pid and the temporary folder removed, on failure and
  * on Ctrl-C too.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../packages/server/src/clock.ts';
-import { openDatabase } from '../packages/server/src/db/database.ts';
-import { startEmbedded } from '../packages/server/src/db/embedded.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
 import { createClient } from '../packages/server/src/oauth/clients.service.ts';
 import { issueCode } from '../packages/server/src/oauth/codes.ts';
 import { TOKEN_PATH } from '../packages/server/src/oauth/token.routes.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
-import { fmt, log, percentile, runLoadgen, send, startFreshService, undoOnExit } from './harness.ts';
+import {
+  benchOwner,
+  benchSite,
+  fmt,
+  log,
+  percentile,
+  runLoadgen,
+  send,
+  startFreshService,
+  undoOnExit,
+} from './harness.ts';
 import type { LoadgenResult } from './loadgen.ts';
 
 const TARGETS = { tokenShareOfKey: 0.9 };
@@ -79,13 +81,9 @@ try {
   log(`Emporium OAuth benchmark: ${os.cpus().length} cores, node ${process.version}`);
   const { port, dataDir } = await startFreshService(exit, 'oauth', { IMAGE_WORKERS: '0' });
 
-  const handle = openDatabase((await startEmbedded(dataDir)).url, { max: 2 });
-  exit.add(() => handle.close());
-  const deps = { db: handle.db, clock: systemClock, ids: randomIds };
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  const { ownerId } = await createOwner(deps, { email, password: randomBytes(12).toString('base64url') });
-  const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Bench' });
-  const { apiKey } = await createApiKey(deps, { websiteId, scopes: 'website.products' });
+  const owner = await benchOwner(exit, dataDir);
+  const { deps, email, ownerId } = owner;
+  const { websiteId, storePageId, apiKey } = await benchSite(owner, 'website.products');
   const client = await createClient(deps, {
     ownerEmail: email,
     name: 'Bench App',

@@ -11,18 +11,10 @@
  * Every process started is stopped by its pid and the temporary folder removed, on failure and
  * on Ctrl-C too.
  */
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../packages/server/src/clock.ts';
-import { openDatabase } from '../packages/server/src/db/database.ts';
-import { startEmbedded } from '../packages/server/src/db/embedded.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
 import { Emporium } from '../packages/sdk/src/index.ts';
-import { fmt, log, percentile, startFreshService, undoOnExit } from './harness.ts';
+import { benchOwner, benchSite, fmt, log, percentile, startFreshService, undoOnExit } from './harness.ts';
 
 const TARGET_OVERHEAD = 0.05;
 const { values: args } = parseArgs({
@@ -58,13 +50,7 @@ try {
     IMAGE_WORKERS: '0',
     WEBHOOK_WORKERS: '0',
   });
-  const handle = openDatabase((await startEmbedded(dataDir)).url, { max: 2 });
-  exit.add(() => handle.close());
-  const deps = { db: handle.db, clock: systemClock, ids: randomIds };
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  await createOwner(deps, { email, password: randomBytes(12).toString('base64url') });
-  const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Bench' });
-  const { apiKey } = await createApiKey(deps, { websiteId, scopes: 'website.products' });
+  const { storePageId, apiKey } = await benchSite(await benchOwner(exit, dataDir), 'website.products');
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const client = new Emporium({ userAgent: USER_AGENT, baseUrl, apiKey });

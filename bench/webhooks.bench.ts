@@ -15,7 +15,7 @@
  *
  * Every process started is stopped by its pid and the temporary folder removed.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,17 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../packages/server/src/clock.ts';
-import { openDatabase } from '../packages/server/src/db/database.ts';
-import { startEmbedded } from '../packages/server/src/db/embedded.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
 import { createClient } from '../packages/server/src/oauth/clients.service.ts';
 import { issueCode } from '../packages/server/src/oauth/codes.ts';
 import { TOKEN_PATH } from '../packages/server/src/oauth/token.routes.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
 import {
+  benchOwner,
+  benchSite,
   fmt,
   log,
   percentile,
@@ -125,12 +120,8 @@ async function service(
     WEBHOOK_ALLOW_PRIVATE: 'true',
     ...env,
   });
-  const databaseUrl = (await startEmbedded(dataDir)).url;
-  const handle = openDatabase(databaseUrl, { max: 2 });
-  exit.add(() => handle.close());
-  const deps = { db: handle.db, clock: systemClock, ids: randomIds };
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
-  const { ownerId } = await createOwner(deps, { email, password: randomBytes(12).toString('base64url') });
+  const owner = await benchOwner(exit, dataDir);
+  const { deps, databaseUrl, email, ownerId } = owner;
   const client = await createClient(deps, {
     ownerEmail: email,
     name: 'Bench App',
@@ -140,8 +131,7 @@ async function service(
 
   /** A website with `count` products, and the app's access token for it. */
   async function store(title: string, count: number) {
-    const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title });
-    const { apiKey } = await createApiKey(deps, { websiteId, scopes: 'website.products' });
+    const { websiteId, storePageId, apiKey } = await benchSite(owner, 'website.products', title);
     const code = await issueCode(deps, {
       clientId: client.clientId,
       websiteId,
