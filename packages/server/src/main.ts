@@ -4,7 +4,7 @@ import { apiDeps, buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { sweepOrphanImages } from './catalog/image-sweep.ts';
-import { imageHandlers } from './catalog/images.service.ts';
+import { imageHandlers, requeueLostImages } from './catalog/images.service.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
@@ -81,6 +81,11 @@ export async function serve(config: Config): Promise<void> {
       () => sweepDeliveries(api),
       (err) => app.log.error({ err }, 'sweep of webhook deliveries failed'),
     ),
+    every(
+      LOST_IMAGES_MS,
+      () => requeueLostImages(api),
+      (err) => app.log.error({ err }, 'queuing again the images of dead workers failed'),
+    ),
   ];
 
   let stopping = false;
@@ -101,8 +106,10 @@ export async function serve(config: Config): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // Kept for every signal, not once: Ctrl-C under `npm start` brings SIGINT twice (from the terminal
+  // and passed on by npm), and a second one without a listener would kill the process mid-stop.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 
   await jobs.workImages(config.imageWorkers, imageHandlers(api));
   await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
@@ -121,10 +128,17 @@ export async function serve(config: Config): Promise<void> {
  * failed sweep is reported and simply tried again the next hour.
  */
 function hourly(sweep: () => Promise<unknown>, onError: (error: unknown) => void) {
+  return every(60 * 60 * 1000, sweep, onError);
+}
+
+function every(ms: number, sweep: () => Promise<unknown>, onError: (error: unknown) => void) {
   const run = () => void sweep().catch(onError);
   run();
-  return setInterval(run, 60 * 60 * 1000).unref();
+  return setInterval(run, ms).unref();
 }
+
+/** How long an image whose worker died waits, at most, before it is queued again (then its retry delay). */
+const LOST_IMAGES_MS = 5_000;
 
 /** Notifications each delivery poller posts side by side. */
 const DELIVERY_BATCH = 10;
@@ -157,6 +171,11 @@ export async function work(config: Config): Promise<void> {
   const sweepers = [
     hourly(() => sweepOrphanImages(api), report('image sweep failed')),
     hourly(() => sweepDeliveries(api), report('sweep of webhook deliveries failed')),
+    every(
+      LOST_IMAGES_MS,
+      () => requeueLostImages(api),
+      report('queuing again the images of dead workers failed'),
+    ),
   ];
   const workers = Math.max(1, config.imageWorkers);
   await jobs.workImages(workers, imageHandlers(api));
@@ -164,12 +183,16 @@ export async function work(config: Config): Promise<void> {
   process.stdout.write(
     `emporium worker: ${workers} image worker${workers === 1 ? '' : 's'}, ${config.webhookWorkers} webhook delivery poller${config.webhookWorkers === 1 ? '' : 's'} started\n`,
   );
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     sweepers.forEach(clearInterval);
     await jobs.stop(); // the job in hand finishes; an unfinished one is handed out again
     await connection.shutdown();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  // Every signal, as for serve: a repeated SIGINT must not cut the stop short.
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
 }
