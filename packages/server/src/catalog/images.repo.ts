@@ -1,8 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { ImagesTable, ImageStatus } from '../db/schema.ts';
+import type { ImageJobHolder } from '../jobs/queue.ts';
+import { workerGone } from '../jobs/worker-lock.ts';
 
 /** SQL for product images; nothing else touches the images table. */
+
+/** The columns of a PROCESSING image's holder, cleared when it is no longer held. */
+export const NO_HOLDER = { worker_id: null, job_id: null, job_attempt: null };
 
 export async function countImages(db: Db, productId: string): Promise<number> {
   const row = await db
@@ -13,7 +18,11 @@ export async function countImages(db: Db, productId: string): Promise<number> {
   return Number(row.n);
 }
 
-export async function insertImage(db: Db, row: ImagesTable): Promise<void> {
+/** A new image has no holder. */
+export async function insertImage(
+  db: Db,
+  row: Omit<ImagesTable, 'worker_id' | 'job_id' | 'job_attempt'>,
+): Promise<void> {
   await db.insertInto('images').values(row).execute();
 }
 
@@ -37,8 +46,85 @@ export function findImageById(db: Db, imageId: string): Promise<ImagesTable | un
   return db.selectFrom('images').selectAll().where('id', '=', imageId).executeTakeFirst();
 }
 
-export async function setImageStatus(db: Db, imageId: string, status: ImageStatus): Promise<void> {
-  await db.updateTable('images').set({ status }).where('id', '=', imageId).execute();
+/**
+ * The status as it is: PROCESSING while the worker that holds the image lives, QUEUED once it is
+ * known to have died (its job is then, or soon, handed out again).
+ */
+export function findImageStatus(
+  db: Db,
+  websiteId: string,
+  productId: string,
+  imageId: string,
+): Promise<{ id: string; status: ImageStatus } | undefined> {
+  const workerId = sql.ref<number | null>('worker_id');
+  return db
+    .selectFrom('images')
+    .select([
+      'id',
+      // The holder's lock is looked up only for an image being processed, where it names one.
+      sql<ImageStatus>`CASE WHEN status <> 'PROCESSING' OR worker_id IS NULL THEN status
+                            WHEN ${workerGone(workerId)} THEN 'QUEUED' ELSE status END`.as('status'),
+    ])
+    .where('website_id', '=', websiteId)
+    .where('product_id', '=', productId)
+    .where('id', '=', imageId)
+    .executeTakeFirst();
+}
+
+/** The image, now PROCESSING by `holder`; undefined when it is finished (READY, ERROR) or gone. */
+export function claimImage(
+  db: Db,
+  imageId: string,
+  holder: ImageJobHolder,
+): Promise<ImagesTable | undefined> {
+  return db
+    .updateTable('images')
+    .set({
+      status: 'PROCESSING',
+      worker_id: holder.workerId,
+      job_id: holder.jobId,
+      job_attempt: holder.attempt,
+    })
+    .where('id', '=', imageId)
+    .where('status', 'in', ['QUEUED', 'PROCESSING'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Back to QUEUED for a retry, unless another hand-out of its job has taken it since. */
+export async function releaseImage(db: Db, imageId: string, holder: ImageJobHolder): Promise<void> {
+  await db
+    .updateTable('images')
+    .set({ status: 'QUEUED', ...NO_HOLDER })
+    .where('id', '=', imageId)
+    .where('status', '=', 'PROCESSING')
+    .where('worker_id', '=', holder.workerId)
+    .where('job_attempt', '=', holder.attempt)
+    .execute();
+}
+
+/**
+ * The images whose worker died while processing them, locked until the caller's transaction
+ * ends; those another process is queuing again are skipped.
+ */
+export function lostImages(trx: Db): Promise<Pick<ImagesTable, 'id' | 'job_id' | 'job_attempt'>[]> {
+  return trx
+    .selectFrom('images')
+    .select(['id', 'job_id', 'job_attempt'])
+    .where('status', '=', 'PROCESSING')
+    .where('worker_id', 'is not', null)
+    .where(workerGone(sql.ref<number | null>('worker_id')))
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function requeueImage(trx: Db, imageId: string): Promise<void> {
+  await trx
+    .updateTable('images')
+    .set({ status: 'QUEUED', ...NO_HOLDER })
+    .where('id', '=', imageId)
+    .execute();
 }
 
 export async function updateImage(db: Db, imageId: string, changes: Partial<ImagesTable>): Promise<void> {

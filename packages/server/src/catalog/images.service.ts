@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../db/database.ts';
 import type { ImagesTable, ImageStatus } from '../db/schema.ts';
 import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../errors.ts';
-import type { Jobs, ImageJobData } from '../jobs/queue.ts';
+import type { Jobs, ImageJobData, ImageJobHolder } from '../jobs/queue.ts';
 import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage } from '../media/images.ts';
 import type { ImageStorage } from '../media/storage.ts';
 import * as images from './images.repo.ts';
@@ -105,9 +105,9 @@ export async function imageStatus(
   productId: string,
   imageId: string,
 ): Promise<{ id: string; status: ImageStatus }> {
-  const image = await images.findImage(deps.db, websiteId, productId, imageId);
+  const image = await images.findImageStatus(deps.db, websiteId, productId, imageId);
   if (!image) throw new NotFound(`image not found: ${imageId}`);
-  return { id: image.id, status: image.status };
+  return image;
 }
 
 /** An image of the product, under the product's lock; 404 when it is not one. */
@@ -175,7 +175,7 @@ export async function deleteImage(
 async function finish(deps: ImageDeps, image: ImagesTable, changes: Partial<ImagesTable>): Promise<void> {
   try {
     await changeProduct(deps, image.website_id, image.product_id, async (trx) => {
-      await images.updateImage(trx, image.id, changes);
+      await images.updateImage(trx, image.id, { ...changes, ...images.NO_HOLDER });
       return { result: undefined };
     });
   } catch (error) {
@@ -187,11 +187,15 @@ async function finish(deps: ImageDeps, image: ImagesTable, changes: Partial<Imag
  * The image job: every width, then READY; ERROR when the file cannot be decoded. Any other
  * failure throws, for a retry. Idempotent: a job handed out again after a crash redoes the files
  * (each written whole) and ends the same way; an image already finished, or gone, is left alone.
+ * The image names its holder while PROCESSING, so that others can tell when that worker died.
  */
-export async function processImage(deps: ImageDeps, { imageId }: ImageJobData): Promise<void> {
-  const image = await images.findImageById(deps.db, imageId);
-  if (!image || image.status === 'READY' || image.status === 'ERROR') return;
-  await images.setImageStatus(deps.db, imageId, 'PROCESSING');
+export async function processImage(
+  deps: ImageDeps,
+  { imageId }: ImageJobData,
+  holder: ImageJobHolder,
+): Promise<void> {
+  const image = await images.claimImage(deps.db, imageId, holder);
+  if (!image) return;
   try {
     const rendered = await renderWidths(
       deps.storage.localPath(imageId, 'original'),
@@ -201,7 +205,7 @@ export async function processImage(deps: ImageDeps, { imageId }: ImageJobData): 
     await finish(deps, image, { status: 'READY', ...rendered });
   } catch (error) {
     if (!(error instanceof UndecodableImage)) {
-      await images.setImageStatus(deps.db, imageId, 'QUEUED'); // waiting for its retry
+      await images.releaseImage(deps.db, imageId, holder); // waiting for its retry
       throw error;
     }
     await finish(deps, image, { status: 'ERROR' });
@@ -214,10 +218,26 @@ export async function imageFailed(deps: ImageDeps, { imageId }: ImageJobData): P
   if (image && image.status !== 'READY') await finish(deps, image, { status: 'ERROR' });
 }
 
+/**
+ * Queues again the images whose worker died while processing them, and fails the jobs those
+ * workers held so that they are handed out again after their retry delay, not after the job
+ * timeout. Every process that works images runs it every few seconds.
+ */
+export async function requeueLostImages(deps: Pick<ImageDeps, 'db' | 'jobs'>): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    for (const image of await images.lostImages(trx)) {
+      if (image.job_id !== null && image.job_attempt !== null) {
+        await deps.jobs.failLostImageJob(trx, { jobId: image.job_id, attempt: image.job_attempt });
+      }
+      await images.requeueImage(trx, image.id);
+    }
+  });
+}
+
 /** What a worker does with image jobs. */
 export function imageHandlers(deps: ImageDeps) {
   return {
-    process: (data: ImageJobData) => processImage(deps, data),
+    process: (data: ImageJobData, holder: ImageJobHolder) => processImage(deps, data, holder),
     failed: (data: ImageJobData) => imageFailed(deps, data),
   };
 }

@@ -7,6 +7,7 @@ import * as oauthGrants from './migrations/005-oauth-grants.ts';
 import * as ownerWeb from './migrations/006-owner-web.ts';
 import * as clientIcons from './migrations/007-client-icons.ts';
 import * as webhooksInventory from './migrations/008-webhooks-inventory.ts';
+import * as imageHolders from './migrations/009-image-holders.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -18,6 +19,7 @@ const migrations = {
   '006-owner-web': ownerWeb,
   '007-client-icons': clientIcons,
   '008-webhooks-inventory': webhooksInventory,
+  '009-image-holders': imageHolders,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

@@ -116,6 +116,11 @@ export interface ImagesTable {
   /** The widths written (api-details 3), ascending. */
   widths: number[];
   created_at: Timestamp;
+  /** While PROCESSING: the worker that holds it (jobs/worker-lock.ts), null before migration 009. */
+  worker_id: number | null;
+  /** While PROCESSING: the job the worker holds, and which hand-out of it (pg-boss's retryCount). */
+  job_id: string | null;
+  job_attempt: number | null;
 }
 
 export interface OAuthClientsTable {

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { WorkerLock } from './worker-lock.ts';
 
 /** Job names and their payloads. */
 export const IMAGE_JOB = 'image.process';
@@ -8,6 +9,13 @@ export const IMAGE_JOB = 'image.process';
 export const IMAGE_FAILED_JOB = 'image.failed';
 export interface ImageJobData {
   imageId: string;
+}
+/** Who works an image job: the worker (alive while its lock is held) and the job's hand-out. */
+export interface ImageJobHolder {
+  workerId: number;
+  jobId: string;
+  /** pg-boss's retryCount when the job was handed out: each hand-out of a job has its own. */
+  attempt: number;
 }
 
 /** One attempt at a webhook delivery (webhooks/delivery.ts); a failed attempt queues the next. */
@@ -33,13 +41,15 @@ export class Jobs {
   private readonly boss: PgBoss;
   private readonly imageWorkers: string[] = [];
   private readonly webhookWorkers: string[] = [];
+  private workerLock: WorkerLock | undefined;
 
   /**
-   * `jobTimeoutSeconds`: a job whose worker died (a crash, a SIGKILL) is handed out again once
-   * it has been held this long, so a lost worker delays an image by about this much.
+   * `jobTimeoutSeconds`: an image job held this long is handed out again, whatever its worker
+   * seems to be doing: the backstop for a worker that hangs. One whose worker died is handed out
+   * again within seconds (requeueLostImages).
    */
   constructor(
-    databaseUrl: string,
+    private readonly databaseUrl: string,
     private readonly jobTimeoutSeconds = 120,
   ) {
     this.boss = new PgBoss({
@@ -124,20 +134,24 @@ export class Jobs {
 
   /**
    * Runs `concurrency` image jobs at a time: `process` throws to have the job retried, and
-   * `failed` hears of each job that will not be retried again.
+   * `failed` hears of each job that will not be retried again. The process holds a worker lock
+   * meanwhile, which tells the others it is alive.
    */
   async workImages(
     concurrency: number,
     handlers: {
-      process: (data: ImageJobData) => Promise<void>;
+      process: (data: ImageJobData, holder: ImageJobHolder) => Promise<void>;
       failed: (data: ImageJobData) => Promise<void>;
     },
   ): Promise<void> {
     const options = { batchSize: 1, pollingIntervalSeconds: 0.5 };
-    for (let i = 0; i < concurrency; i++) {
-      const id: string = await this.boss.work<ImageJobData>(IMAGE_JOB, options, async ([job]) => {
+    const withRetryCount = { ...options, includeMetadata: true as const };
+    const lock = concurrency > 0 ? (this.workerLock ??= await WorkerLock.take(this.databaseUrl)) : undefined;
+    for (let i = 0; lock && i < concurrency; i++) {
+      const id: string = await this.boss.work<ImageJobData>(IMAGE_JOB, withRetryCount, async ([job]) => {
         if (!job) return;
-        await handlers.process(job.data);
+        const holder = { workerId: lock.heldId(), jobId: job.id, attempt: job.retryCount };
+        await handlers.process(job.data, holder);
         // pg-boss waits out the rest of its polling interval after every job; with jobs queued
         // behind this one that wait would idle the worker for most of each interval.
         this.boss.notifyWorker(id);
@@ -157,9 +171,27 @@ export class Jobs {
     for (const id of this.imageWorkers) this.boss.notifyWorker(id);
   }
 
-  /** Stops taking jobs and waits for those in hand. */
+  /**
+   * Fails the job a dead worker held, for its next retry (or the dead letter after its last, so
+   * that an image that kills every worker still ends), in the caller's transaction. Only if that
+   * hand-out is still the job's current one: the job may since have timed out and been handed to
+   * a live worker, whose hand-out has another retryCount.
+   */
+  async failLostImageJob(trx: Db, holder: Pick<ImageJobHolder, 'jobId' | 'attempt'>): Promise<void> {
+    const db = executor(trx);
+    const job = await this.boss.getJobById<ImageJobData>(IMAGE_JOB, holder.jobId, {
+      db,
+      includeArchive: false,
+    });
+    if (job?.state === 'active' && job.retryCount === holder.attempt) {
+      await this.boss.fail(IMAGE_JOB, holder.jobId, { message: 'its worker died' }, { db });
+    }
+  }
+
+  /** Stops taking jobs and waits for those in hand; then this process no longer counts as alive. */
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    await this.workerLock?.release();
   }
 }
 

@@ -155,8 +155,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
       events.emit('processed', imageId);
     };
     await jobs.workImages(imageWorkers, {
-      process: async (data) => {
-        await handlers.process(data);
+      process: async (data, holder) => {
+        await handlers.process(data, holder);
         done(data.imageId);
       },
       failed: async (data) => {
