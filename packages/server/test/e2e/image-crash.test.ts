@@ -10,27 +10,31 @@ import { request, startServer, type Server } from '../helpers/process.ts';
 
 /**
  * The real process killed with SIGKILL while it resizes an image, then started again: the image
- * must reach READY by itself. On a database of the test run's server, so no embedded server is
- * left behind by the killed process.
+ * must read QUEUED as soon as its worker is dead, and reach READY by itself after the restart. On
+ * a database of the test run's server, so no embedded server is left behind by the killed process.
  */
 let env: Record<string, string>;
 let dataDir: string;
 let server: Server | undefined;
+/** A second instance that works no images: it reads the status while no worker runs at all. */
+let reader: Server | undefined;
+
+/** Far beyond every bound of the test: what hands the job out again is the worker's death. */
+const JOB_TIMEOUT_SECONDS = 600;
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-crash-'));
   fs.chmodSync(dataDir, 0o755);
-  // A job held 2 s by a dead worker is handed out again: the restart picks it up quickly.
   env = {
     DATA_DIR: dataDir,
     DATABASE_URL: await freshDatabase(),
-    IMAGE_JOB_TIMEOUT_SECONDS: '2',
+    IMAGE_JOB_TIMEOUT_SECONDS: String(JOB_TIMEOUT_SECONDS),
     RATE_LIMIT_PER_MINUTE: '100000', // the test asks for the status many times a second
   };
 });
 
 after(async () => {
-  if (server && server.child.exitCode === null) await server.stop();
+  for (const s of [server, reader]) if (s && s.child.exitCode === null) await s.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -44,11 +48,12 @@ async function until<T>(ask: () => Promise<T>, done: (value: T) => boolean, limi
   }
 }
 
-test('a SIGKILL in the middle of processing loses nothing: after a restart the image reaches READY', async () => {
+test('a SIGKILL in the middle of processing loses nothing: the image reads QUEUED at once, then READY after a restart', async () => {
   server = await startServer(env);
   const apiKey = /API key +(emp_key_\S+)/.exec(server.stdout())?.[1];
   const storePageId = /store page ([0-9a-f]{24})/.exec(server.stdout())?.[1];
   assert.ok(apiKey && storePageId, server.stdout());
+  reader = await startServer({ ...env, IMAGE_WORKERS: '0' });
   const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'crash-test' };
 
   const created = await request(server.baseUrl, 'POST', '/1.1/commerce/products', auth, {
@@ -95,6 +100,16 @@ test('a SIGKILL in the middle of processing loses nothing: after a restart the i
   );
   first.child.kill('SIGKILL');
   await new Promise((resolve) => first.child.once('exit', resolve));
+  // Within seconds, where the job's timeout would have taken ten minutes.
+  const seen = reader;
+  assert.equal(
+    await until(
+      () => status(seen.baseUrl),
+      (s) => s !== 'PROCESSING',
+      10_000,
+    ),
+    'QUEUED',
+  );
 
   server = await startServer(env);
   const second = server;
@@ -119,4 +134,5 @@ test('a SIGKILL in the middle of processing loses nothing: after a restart the i
   const file = await request(second.baseUrl, 'GET', `/images/${imageId}?format=2500w`, {});
   assert.equal(file.status, 200);
   assert.equal(await second.stop(), 0);
+  assert.equal(await seen.stop(), 0);
 });
