@@ -1,6 +1,6 @@
 /**
  * @emporium/sdk: the TypeScript client of the Emporium Commerce API and its OAuth 2.0
- * authorization server. Platform APIs only (fetch, WebCrypto): Node 20 and modern browsers.
+ * authorization server. Platform APIs only (fetch, WebCrypto): Node 22 or 24 and modern browsers.
  * Node-only helpers (a JSON-file token store, files from paths) are in `@emporium/sdk/node`.
  */
 export { Emporium, type ApiRequest, type EmporiumOptions } from './client.js';

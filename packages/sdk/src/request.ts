@@ -2,7 +2,7 @@
  * The one request function (architecture habit 9): every API call and every token request goes
  * through `Transport.request`. It builds the URL and headers, encodes and decodes JSON, bounds
  * each attempt with a timeout, retries what is safe to retry, and turns error answers into typed
- * errors. Platform APIs only (fetch, AbortController, Headers): it runs in Node 20 and browsers.
+ * errors. Platform APIs only (fetch, AbortController, Headers): it runs in Node 22, 24 and browsers.
  */
 import {
   AbortError,

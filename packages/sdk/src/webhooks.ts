@@ -1,7 +1,7 @@
 /**
  * Webhook signatures (api-details 7): `Squarespace-Signature` is the lower-case hex HMAC-SHA256
  * of the raw body, keyed with the subscription's secret decoded from hex. WebCrypto only, so it
- * runs in browsers, workers and Node 20 alike; WebCrypto is asynchronous, hence the Promise.
+ * runs in browsers, workers and Node alike; WebCrypto is asynchronous, hence the Promise.
  */
 import { bytesEqual, fromHex, utf8 } from './encoding.js';
 

@@ -144,8 +144,8 @@ export class Images {
     for (let interval = intervalMs; ; interval = Math.min(maxIntervalMs, interval * 2)) {
       if (signal?.aborted) throw abortError(signal);
       // The whole poll, retries and their waits included, ends at the deadline: a per-attempt
-      // timeout alone lets a retried poll run several times past it. Without AbortSignal.any
-      // (before Node 20.3), the caller's signal is still checked between polls.
+      // timeout alone lets a retried poll run several times past it. Without AbortSignal.any (older
+      // browsers, such as Safari before 17.4), the caller's signal is still checked between polls.
       const expiry = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
       const pollSignal = signal && AbortSignal.any ? AbortSignal.any([signal, expiry]) : expiry;
       let current: ImageStatus;
