@@ -169,9 +169,17 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify({ error: { message: error.message } })}\n`);
       return 1;
     }
-    process.stderr.write(`emporium: ${(error as Error).stack ?? error}\n`);
+    // What an operator can act on (an unreachable database, a folder the database may not use),
+    // not a stack trace.
+    process.stderr.write(`emporium: ${oneLine(error)}\n`);
     return 1;
   }
+}
+
+/** An error as one line: its message (or only a code, as some connection errors have). */
+function oneLine(error: unknown): string {
+  const { message, code } = (error ?? {}) as { message?: string; code?: string };
+  return (message || code || String(error)).replace(/\s*\n\s*/g, ' ');
 }
 
 const code = await main(process.argv.slice(2));

@@ -39,7 +39,6 @@ async function main(): Promise<number> {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-test-'));
-    fs.chmodSync(tmp, 0o755);
     embedded = await startEmbedded(tmp);
     serverUrl = embedded.url;
   }

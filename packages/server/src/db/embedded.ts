@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../net.ts';
+import { databaseUser, letDatabaseUserIn, type RunAs } from './database-user.ts';
 
 const run = promisify(execFile);
 
@@ -36,16 +37,11 @@ async function binaries(): Promise<Binaries> {
 
 const USER = 'emporium';
 
-/** PostgreSQL refuses to run as root; as root the server runs as the system user "postgres". */
-async function runAs(): Promise<{ uid: number; gid: number } | undefined> {
-  if (process.getuid?.() !== 0) return undefined;
-  const id = async (flag: string) => Number((await run('id', [flag, 'postgres'])).stdout.trim());
-  try {
-    return { uid: await id('-u'), gid: await id('-g') };
-  } catch {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', 'postgres']);
-    return { uid: await id('-u'), gid: await id('-g') };
-  }
+/** A failed initdb or pg_ctl as one line: what failed, and the last line it wrote. */
+function failure(what: string, error: unknown): Error {
+  const e = error as { stderr?: string; message?: string };
+  const said = `${e.stderr ?? ''}`.trim().split('\n').filter(Boolean).pop() ?? e.message;
+  return new Error(`${what}: ${said}`);
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -77,7 +73,7 @@ async function initialise(
   bin: Binaries,
   pgdata: string,
   password: string,
-  owner?: { uid: number; gid: number },
+  owner: RunAs,
 ) {
   await fs.mkdir(pgdata, { recursive: true, mode: 0o700 });
   const pwfile = path.join(path.dirname(pgdata), `.pwfile-${randomBytes(6).toString('hex')}`);
@@ -97,7 +93,9 @@ async function initialise(
         '--encoding=UTF8',
       ],
       { ...owner, env: { ...process.env, LC_ALL: 'C.UTF-8' } },
-    );
+    ).catch((error) => {
+      throw failure('initdb failed', error);
+    });
   } finally {
     await fs.rm(pwfile, { force: true });
   }
@@ -107,8 +105,9 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
   const pgdata = path.join(dataDir, 'postgres');
   const passwordFile = path.join(dataDir, 'postgres-password');
   const bin = await binaries();
-  const owner = await runAs();
+  const owner = await databaseUser();
   await fs.mkdir(dataDir, { recursive: true });
+  await letDatabaseUserIn(dataDir, owner);
 
   if (!(await exists(path.join(pgdata, 'PG_VERSION')))) {
     // A half-finished initdb leaves a folder without PG_VERSION: start it over.
@@ -137,7 +136,9 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
     {
       ...owner,
     },
-  );
+  ).catch((error) => {
+    throw failure('the embedded database did not start', error);
+  });
   return {
     url: urlFor(port),
     stop: async () => {

@@ -17,7 +17,6 @@ let server: Server | undefined;
 
 before(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-e2e-'));
-  fs.chmodSync(dataDir, 0o755);
   env = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
