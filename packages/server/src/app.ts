@@ -14,16 +14,24 @@ import { imagesRoutes } from './catalog/images.routes.ts';
 import type { Jobs } from './jobs/queue.ts';
 import type { ImageStorage } from './media/storage.ts';
 import type { Clock } from './clock.ts';
-import { DEFAULT_PRODUCT_CACHE_MB, DEFAULT_SIGN_IN_PER_MINUTE, type Config } from './config.ts';
+import {
+  DEFAULT_PRODUCT_CACHE_MB,
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  DEFAULT_SIGN_IN_PER_MINUTE,
+  type Config,
+} from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { ServiceUnavailable } from './errors.ts';
 import { registerAuthentication, registerScopeCheck, type CredentialResolver } from './http/authenticate.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { registerChangeWrappers } from './http/change-wrapper.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { handleError, registerErrorHandling } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerTextCheck } from './http/request-text.ts';
 import { requestIds, type Ids } from './ids.ts';
 import { accessTokenCache, authenticateAccessToken, type AccessTokenCache } from './oauth/access-tokens.ts';
 import { tokenRoutes } from './oauth/token.routes.ts';
@@ -37,7 +45,7 @@ import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'baseUrl' | 'authUrl' | 'logLevel' | 'rateLimitPerMinute'> &
-    Partial<Pick<Config, 'productCacheMb' | 'signInPerMinute'>>;
+    Partial<Pick<Config, 'productCacheMb' | 'signInPerMinute' | 'requestTimeoutSeconds' | 'trustProxy'>>;
   db: Db;
   pool: DatabaseHandle['pool'];
   /** Database change notices that let caches answer without a query; unset, every read asks. */
@@ -76,6 +84,10 @@ export interface ApiDeps {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Headers arrive first and are small: a client that takes longer than this is stalling. */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** How often the server looks for requests past their time (Node's default is 30 s). */
+const TIMEOUT_CHECK_MS = 1_000;
 
 /** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
 export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
@@ -100,6 +112,8 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
 
 /** Builds the whole HTTP application; no socket, no environment reading (architecture: habit 1). */
 export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Promise<FastifyInstance> {
+  const requestId = requestIds();
+  const requestTimeoutMs = (deps.config.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
@@ -108,7 +122,19 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
       ...(deps.logStream && { stream: deps.logStream }),
     },
     // The request id is the error body's contextId, so a user's report leads to the log line.
-    genReqId: requestIds(),
+    genReqId: requestId,
+    // A slow client (slow headers, a body trickling in) gets a 408 and is disconnected, so
+    // thousands of them hold sockets for a bounded time only.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs),
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    },
+    // Requests the router or the HTTP parser refuses leave in the documented body too.
+    frameworkErrors: handleError,
+    clientErrorHandler: clientErrorHandler(requestId),
+    // The client's address comes from X-Forwarded-For only through a trusted proxy (AB-1).
+    trustProxy: deps.config.trustProxy?.length ? deps.config.trustProxy : false,
     // One line per request, written in onResponse below, instead of Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'contextId', disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
@@ -125,6 +151,8 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandling(app);
   registerJsonParser(app);
+  registerTextCheck(app);
+  registerChangeWrappers(app);
 
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
@@ -25,6 +26,10 @@ export interface Config {
   /** Webhook delivery pollers in this process, each posting up to 10 notifications side by side. */
   webhookWorkers: number;
   demoSite: boolean;
+  /** Time a client has to send a whole request, headers and body (slow clients get a 408). */
+  requestTimeoutSeconds: number;
+  /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For gives the client's address. */
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {}
@@ -34,6 +39,9 @@ export const DEFAULT_PRODUCT_CACHE_MB = 32;
 
 /** Enough for a person who mistypes; far too few to guess a password. */
 export const DEFAULT_SIGN_IN_PER_MINUTE = 10;
+
+/** Enough for a 20 MB upload at about 3 Mbit/s; far too long for a stalling client to matter. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -70,6 +78,29 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/** proxy-addr's names for whole ranges, which Fastify's trustProxy takes beside addresses. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function proxyList(env: NodeJS.ProcessEnv, name: string): string[] {
+  const items = (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    const [address, prefix, extra] = item.split('/');
+    const version = net.isIP(address ?? '');
+    const maxPrefix = version === 4 ? 32 : 128;
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (PROXY_RANGE_NAMES.includes(item)) continue;
+    if (!version || !validPrefix || extra !== undefined) {
+      throw new ConfigError(
+        `${name} must list IP addresses or CIDR ranges (or ${PROXY_RANGE_NAMES.join(', ')}), comma-separated; "${item}" is none`,
+      );
+    }
+  }
+  return items;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -104,5 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookWorkers: integer(env, 'WEBHOOK_WORKERS', 4, 0, 64),
     demoSite: boolean(env, 'DEMO_SITE', true),
+    requestTimeoutSeconds: integer(env, 'REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_SECONDS, 1, 3600),
+    trustProxy: proxyList(env, 'TRUST_PROXY'),
   };
 }

@@ -357,7 +357,7 @@ export interface paths {
                                 onSale?: boolean;
                             };
                             stock?: {
-                                quantity: number;
+                                quantity?: number;
                                 unlimited?: boolean;
                             };
                             attributes?: {
@@ -850,7 +850,7 @@ export interface paths {
         put?: never;
         /**
          * Update a product
-         * @description Partial update: fields left out are unchanged. Each field may be plain or a {present, value} change-wrapper.
+         * @description Partial update: fields left out are unchanged. Each field, and each field inside pricing, may be plain or a {present, value} change-wrapper; {present: false} leaves it unchanged.
          */
         post: {
             parameters: {
@@ -864,56 +864,14 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        name?: string | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: string;
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
-                        description?: string | {
-                            /** @enum {boolean} */
-                            present: true;
-                            /** @description HTML; scripts, event handlers and javascript: URLs are removed */
-                            value: string;
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
-                        urlSlug?: string | {
-                            /** @enum {boolean} */
-                            present: true;
-                            /** @description alphanumerics and non-contiguous hyphens */
-                            value: string;
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
-                        tags?: string[] | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: string[];
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
-                        isVisible?: boolean | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: boolean;
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
-                        variantAttributes?: string[] | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: string[];
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
+                        name?: string;
+                        /** @description HTML; scripts, event handlers and javascript: URLs are removed */
+                        description?: string;
+                        /** @description alphanumerics and non-contiguous hyphens */
+                        urlSlug?: string;
+                        tags?: string[];
+                        isVisible?: boolean;
+                        variantAttributes?: string[];
                         pricing?: {
                             basePrice: {
                                 /** @description ISO 4217 code; must be the website currency */
@@ -928,42 +886,11 @@ export interface paths {
                                 value: string;
                             };
                             onSale?: boolean;
-                        } | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: {
-                                basePrice: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
-                                };
-                                salePrice?: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
-                                };
-                                onSale?: boolean;
-                            };
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
                         };
-                        seoOptions?: ({
+                        seoOptions?: {
                             title?: string | null;
                             description?: string | null;
-                        } | null) | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: {
-                                title?: string | null;
-                                description?: string | null;
-                            } | null;
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
+                        } | null;
                     };
                 };
             };
@@ -1308,7 +1235,7 @@ export interface paths {
                             onSale?: boolean;
                         };
                         stock?: {
-                            quantity: number;
+                            quantity?: number;
                             unlimited?: boolean;
                         };
                         attributes?: {
@@ -1535,7 +1462,7 @@ export interface paths {
         put?: never;
         /**
          * Update a variant
-         * @description Partial update of sku, pricing, attributes and measurements, each plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
+         * @description Partial update of sku, pricing, attributes and measurements, each (and each field inside pricing and measurements) plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
          */
         post: {
             parameters: {
@@ -1550,15 +1477,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        sku?: string | {
-                            /** @enum {boolean} */
-                            present: true;
-                            /** @description trimmed; 1 to 60 characters; unique within the website */
-                            value: string;
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
+                        /** @description trimmed; 1 to 60 characters; unique within the website */
+                        sku?: string;
                         pricing?: {
                             basePrice: {
                                 /** @description ISO 4217 code; must be the website currency */
@@ -1573,39 +1493,9 @@ export interface paths {
                                 value: string;
                             };
                             onSale?: boolean;
-                        } | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: {
-                                basePrice: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
-                                };
-                                salePrice?: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
-                                };
-                                onSale?: boolean;
-                            };
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
                         };
                         attributes?: {
                             [key: string]: string;
-                        } | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: {
-                                [key: string]: string;
-                            };
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
                         };
                         measurements?: {
                             weight?: {
@@ -1618,24 +1508,6 @@ export interface paths {
                                 width: number;
                                 height: number;
                             };
-                        } | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: {
-                                weight?: {
-                                    unit: "POUND" | "KILOGRAM";
-                                    value: number;
-                                };
-                                dimensions?: {
-                                    unit: "INCH" | "CENTIMETER";
-                                    length: number;
-                                    width: number;
-                                    height: number;
-                                };
-                            };
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
                         };
                         shippingMeasurements?: {
                             weight?: {
@@ -1648,24 +1520,6 @@ export interface paths {
                                 width: number;
                                 height: number;
                             };
-                        } | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: {
-                                weight?: {
-                                    unit: "POUND" | "KILOGRAM";
-                                    value: number;
-                                };
-                                dimensions?: {
-                                    unit: "INCH" | "CENTIMETER";
-                                    length: number;
-                                    width: number;
-                                    height: number;
-                                };
-                            };
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
                         };
                     };
                 };
@@ -1978,7 +1832,7 @@ export interface paths {
         put?: never;
         /**
          * Show an image on a variant
-         * @description One of the product's images, or null for none. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
+         * @description One of the product's images, or null for none; plain or a {present, value} change-wrapper. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
          */
         post: {
             parameters: {
@@ -2365,7 +2219,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change an image's alt text */
+        /**
+         * Change an image's alt text
+         * @description altText plain or a {present, value} change-wrapper.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -2379,14 +2236,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        altText: string | {
-                            /** @enum {boolean} */
-                            present: true;
-                            value: string;
-                        } | {
-                            /** @enum {boolean} */
-                            present: false;
-                        };
+                        altText: string;
                     };
                 };
             };
@@ -2588,7 +2438,7 @@ export interface paths {
         put?: never;
         /**
          * Move an image
-         * @description Right after `afterImageId`, or first with null; orderIndex stays dense.
+         * @description Right after `afterImageId`, or first with null (plain or a {present, value} change-wrapper); orderIndex stays dense.
          */
         post: {
             parameters: {
@@ -3585,7 +3435,7 @@ export interface paths {
         put?: never;
         /**
          * Update a webhook subscription
-         * @description Partial update: a field left out is unchanged. The secret stays.
+         * @description Partial update: a field left out is unchanged; each field plain or a {present, value} change-wrapper. The secret stays.
          */
         post: {
             parameters: {

@@ -2,10 +2,9 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ApiDeps } from '../app.ts';
-import { ValidationError } from '../errors.ts';
 import { websiteOf } from '../http/authenticate.ts';
-import { unwrapChanges } from '../http/change-wrapper.ts';
-import { Changeable, errorResponses } from '../http/common.schemas.ts';
+import { errorResponses } from '../http/common.schemas.ts';
+import { filePart } from '../http/multipart.ts';
 import {
   deleteImage,
   imageStatus,
@@ -18,6 +17,8 @@ import { ProductImage } from './products.schemas.ts';
 
 const READ = { scope: 'website.products.read' };
 const WRITE = { scope: 'website.products' };
+/** Bodies whose fields may be `{ present, value }` change-wrappers. */
+const UPDATE = { ...WRITE, changeWrappers: true };
 const tags = ['Images'];
 
 const ImageParams = Type.Object({ productId: Type.String(), imageId: Type.String() });
@@ -28,10 +29,8 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
   { deps, alias },
 ) => {
   const hide = alias ?? false;
-  // Streams the file part to storage; the 20 MB cap ends the stream with a 413 (api-details 5).
-  await app.register(multipart, {
-    limits: { fileSize: MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 10, parts: 20 },
-  });
+  // Streams the file part to storage (http/multipart.ts holds the limits).
+  await app.register(multipart);
   // Any other body reaches the handler, which answers 400 INVALID_CONTENT_TYPE (api-details 5).
   app.addContentTypeParser('*', (_request, payload, done) => {
     payload.resume();
@@ -57,22 +56,8 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
       },
     },
     async (request, reply) => {
-      if (!request.isMultipart()) {
-        throw new ValidationError(
-          'Content-Type: send the image as multipart/form-data, in a part named "file"',
-          'INVALID_CONTENT_TYPE',
-        );
-      }
-      const part = await request.file();
-      if (!part || part.fieldname !== 'file') {
-        part?.file.resume();
-        throw new ValidationError('file: a part named "file" with the image is required', 'MISSING_ARGUMENT');
-      }
-      const result = await uploadImage(deps, websiteOf(request), request.params.productId, {
-        stream: part.file,
-        fileName: part.filename,
-        truncated: () => part.file.truncated,
-      });
+      const part = await filePart(request, 'file', MAX_UPLOAD_MB * 1024 * 1024);
+      const result = await uploadImage(deps, websiteOf(request), request.params.productId, part);
       return reply.code(202).send(result);
     },
   );
@@ -111,33 +96,33 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
   app.post(
     '/:productId/images/:imageId',
     {
-      config: WRITE,
+      config: UPDATE,
       schema: {
         hide,
         tags,
         summary: "Change an image's alt text",
         params: ImageParams,
-        body: Type.Object({ altText: Changeable(Type.String({ maxLength: 1000 })) }),
+        description: 'altText plain or a {present, value} change-wrapper.',
+        body: Type.Object({ altText: Type.String({ maxLength: 1000 }) }),
         response: { 200: ProductImage, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request) => {
       const { productId, imageId } = request.params;
-      const { altText } = unwrapChanges(request.body);
-      if (altText === undefined) throw new ValidationError('altText: is required', 'MISSING_ARGUMENT');
-      return updateAltText(deps, websiteOf(request), productId, imageId, altText);
+      return updateAltText(deps, websiteOf(request), productId, imageId, request.body.altText);
     },
   );
 
   app.post(
     '/:productId/images/:imageId/order',
     {
-      config: WRITE,
+      config: UPDATE,
       schema: {
         hide,
         tags,
         summary: 'Move an image',
-        description: 'Right after `afterImageId`, or first with null; orderIndex stays dense.',
+        description:
+          'Right after `afterImageId`, or first with null (plain or a {present, value} change-wrapper); orderIndex stays dense.',
         params: ImageParams,
         body: Type.Object({ afterImageId: Type.Union([Type.String(), Type.Null()]) }),
         response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429) },

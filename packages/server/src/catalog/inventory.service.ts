@@ -27,7 +27,6 @@ function toItem(row: repo.InventoryRow): InventoryItemT {
 }
 
 interface InventoryCursor {
-  k: 'inventory';
   w: string;
   i: string;
 }
@@ -40,8 +39,8 @@ export async function inventoryPage(
 ): Promise<{ inventory: InventoryItemT[]; nextCursor: string | null }> {
   let after: string | undefined;
   if (cursor) {
-    const position = deps.cursors.decode<InventoryCursor>(cursor);
-    if (position.k !== 'inventory' || position.w !== websiteId || !UUID.test(String(position.i))) {
+    const position = deps.cursors.decode<InventoryCursor>('inventory', cursor);
+    if (position.w !== websiteId || !UUID.test(String(position.i))) {
       throw new ValidationError('cursor: not a cursor returned by this API');
     }
     after = position.i;
@@ -51,7 +50,7 @@ export async function inventoryPage(
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > PAGE_SIZE && last
-      ? deps.cursors.encode({ k: 'inventory', w: websiteId, i: last.id } satisfies InventoryCursor)
+      ? deps.cursors.encode('inventory', { w: websiteId, i: last.id } satisfies InventoryCursor)
       : null;
   return { inventory: page.map(toItem), nextCursor };
 }

@@ -128,6 +128,8 @@ function parseTypes(type: string | string[]): string[] {
     .flatMap((t) => t.split(','))
     .map((t) => t.trim())
     .filter(Boolean);
+  if (types.length === 0)
+    throw new ValidationError('type: name at least one product type: PHYSICAL or DIGITAL');
   const unknown = types.find((t) => !PRODUCT_TYPES.includes(t));
   if (unknown !== undefined)
     throw new ValidationError(`type: unknown product type "${unknown}"; use PHYSICAL or DIGITAL`);
@@ -149,7 +151,7 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
         'cursor: cannot be combined with other parameters; the cursor carries the original filters',
       );
     }
-    const c = cursors.decode<ProductCursor>(query.cursor!);
+    const c = cursors.decode<ProductCursor>('products', query.cursor!);
     if (c.w !== websiteId || typeof c.m !== 'number' || typeof c.i !== 'string') {
       throw new ValidationError('cursor: not a cursor returned by this API');
     }
@@ -213,7 +215,7 @@ export async function listProducts(
       cursor.a = filter.window.after.getTime();
       cursor.b = filter.window.before.getTime();
     }
-    nextCursor = deps.cursors.encode(cursor);
+    nextCursor = deps.cursors.encode('products', cursor);
   }
   const bodyKey = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
   const cached = deps.lists.cachedBody(bodyKey);

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { unwrapChanges } from '../http/change-wrapper.ts';
 import { documentList, sendJson } from '../http/json-reply.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { websiteOf } from '../http/authenticate.ts';
@@ -20,6 +19,8 @@ import { createProduct, deleteProduct, updateProduct } from './products.service.
 
 const READ = { scope: 'website.products.read' };
 const WRITE = { scope: 'website.products' };
+/** Update bodies: each field plain or a `{ present, value }` change-wrapper. */
+const UPDATE = { ...WRITE, changeWrappers: true };
 const tags = ['Products'];
 
 /** /1.1/commerce/products (and the /1.0 alias): thin handlers, one service call each. */
@@ -87,23 +88,20 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
   app.post(
     '/:productId',
     {
-      config: WRITE,
+      config: UPDATE,
       schema: {
         hide,
         tags,
         summary: 'Update a product',
         description:
-          'Partial update: fields left out are unchanged. Each field may be plain or a {present, value} change-wrapper.',
+          'Partial update: fields left out are unchanged. Each field, and each field inside pricing, may be plain or a {present, value} change-wrapper; {present: false} leaves it unchanged.',
         params: ProductIdParams,
         body: UpdateProductBody,
         response: { 200: Product, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (request, reply) =>
-      sendJson(
-        reply,
-        await updateProduct(deps, websiteOf(request), request.params.productId, unwrapChanges(request.body)),
-      ),
+      sendJson(reply, await updateProduct(deps, websiteOf(request), request.params.productId, request.body)),
   );
 
   app.delete(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Changeable, Money, Pagination } from '../http/common.schemas.ts';
+import { Money, Pagination } from '../http/common.schemas.ts';
 
 /* Requests */
 
@@ -30,8 +30,9 @@ export const Attributes = Type.Record(Type.String({ maxLength: 100 }), Type.Stri
   propertyNames: { minLength: 1, maxLength: 100 },
 });
 
+/** Left out, or either field left out: a finite stock of 0 (api-details 6). */
 export const StockInput = Type.Object({
-  quantity: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+  quantity: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
   unlimited: Type.Optional(Type.Boolean()),
 });
 
@@ -84,14 +85,14 @@ export const CreateProductBody = Type.Object({
 });
 
 export const UpdateProductBody = Type.Object({
-  name: Type.Optional(Changeable(Name)),
-  description: Type.Optional(Changeable(Description)),
-  urlSlug: Type.Optional(Changeable(UrlSlug)),
-  tags: Type.Optional(Changeable(Tags)),
-  isVisible: Type.Optional(Changeable(Type.Boolean())),
-  variantAttributes: Type.Optional(Changeable(VariantAttributes)),
-  pricing: Type.Optional(Changeable(PricingInput)),
-  seoOptions: Type.Optional(Changeable(Type.Union([SeoOptionsInput, Type.Null()]))),
+  name: Type.Optional(Name),
+  description: Type.Optional(Description),
+  urlSlug: Type.Optional(UrlSlug),
+  tags: Type.Optional(Tags),
+  isVisible: Type.Optional(Type.Boolean()),
+  variantAttributes: Type.Optional(VariantAttributes),
+  pricing: Type.Optional(PricingInput),
+  seoOptions: Type.Optional(Type.Union([SeoOptionsInput, Type.Null()])),
 });
 
 export const ListProductsQuery = Type.Object({

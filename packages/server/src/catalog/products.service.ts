@@ -197,14 +197,12 @@ export async function createProduct(
   return getProduct(deps, websiteId, id);
 }
 
-type Changes = { [K in keyof UpdateProductInput]?: Exclude<UpdateProductInput[K], { present: boolean }> };
-
 /** Partial update: a field left out is unchanged; `modifiedOn` moves on every write (api-details 4). */
 export async function updateProduct(
   deps: CatalogDeps,
   websiteId: string,
   productId: string,
-  changes: Changes,
+  changes: UpdateProductInput,
 ): Promise<ProductJson> {
   if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId);
   const website = await getWebsite(deps.db, websiteId);

@@ -51,7 +51,7 @@ export async function storePagesPage(
 ): Promise<{ storePages: StorePageRow[]; nextCursor: string | null }> {
   let after: { createdAt: Date; id: string } | undefined;
   if (cursor) {
-    const position = deps.cursors.decode<StorePageCursor>(cursor);
+    const position = deps.cursors.decode<StorePageCursor>('store_pages', cursor);
     if (position.w !== websiteId) throw new ValidationError('cursor: not a cursor returned by this API');
     after = { createdAt: new Date(position.c), id: position.i };
   }
@@ -60,7 +60,7 @@ export async function storePagesPage(
   const last = page[page.length - 1];
   const nextCursor =
     rows.length > PAGE_SIZE && last
-      ? deps.cursors.encode({
+      ? deps.cursors.encode('store_pages', {
           w: websiteId,
           c: last.created_at.getTime(),
           i: last.id,

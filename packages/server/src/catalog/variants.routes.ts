@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ApiDeps } from '../app.ts';
 import { websiteOf } from '../http/authenticate.ts';
-import { unwrapChanges } from '../http/change-wrapper.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { ProductVariant } from './products.schemas.ts';
 import { CreateVariantBody, UpdateVariantBody, VariantParams } from './variants.schemas.ts';
 import { createVariant, deleteVariant, setVariantImage, updateVariant } from './variants.service.ts';
 
 const WRITE = { scope: 'website.products' };
+/** Bodies whose fields may be `{ present, value }` change-wrappers. */
+const UPDATE = { ...WRITE, changeWrappers: true };
 const tags = ['Variants'];
 
 /** /1.1/commerce/products/{productId}/variants (and the /1.0 alias): PHYSICAL products only. */
@@ -42,12 +43,12 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
   app.post(
     '/:productId/variants/:variantId',
     {
-      config: WRITE,
+      config: UPDATE,
       schema: {
         hide,
         tags,
         summary: 'Update a variant',
-        description: `Partial update of sku, pricing, attributes and measurements, each plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. ${digital405}`,
+        description: `Partial update of sku, pricing, attributes and measurements, each (and each field inside pricing and measurements) plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. ${digital405}`,
         params: VariantParams,
         body: UpdateVariantBody,
         response: { 200: ProductVariant, ...errorResponses(400, 401, 403, 404, 405, 409, 429) },
@@ -55,7 +56,7 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
     },
     async (request) => {
       const { productId, variantId } = request.params;
-      return updateVariant(deps, websiteOf(request), productId, variantId, unwrapChanges(request.body));
+      return updateVariant(deps, websiteOf(request), productId, variantId, request.body);
     },
   );
 
@@ -82,12 +83,12 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
   app.post(
     '/:productId/variants/:variantId/image',
     {
-      config: WRITE,
+      config: UPDATE,
       schema: {
         hide,
         tags,
         summary: 'Show an image on a variant',
-        description: `One of the product's images, or null for none. ${digital405}`,
+        description: `One of the product's images, or null for none; plain or a {present, value} change-wrapper. ${digital405}`,
         params: VariantParams,
         body: Type.Object({ imageId: Type.Union([Type.String(), Type.Null()]) }),
         response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 405, 429) },

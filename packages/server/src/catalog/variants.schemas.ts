@@ -1,16 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { Changeable } from '../http/common.schemas.ts';
 import { Attributes, CreateVariantInput, MeasurementsInput, PricingInput } from './products.schemas.ts';
 
 export const CreateVariantBody = CreateVariantInput;
 
-/** Partial update: each field plain or a change-wrapper. Stock moves only through inventory. */
+/** Partial update (change-wrappers unwrapped by the route). Stock moves only through inventory. */
 export const UpdateVariantBody = Type.Object({
-  sku: Type.Optional(Changeable(CreateVariantInput.properties.sku)),
-  pricing: Type.Optional(Changeable(PricingInput)),
-  attributes: Type.Optional(Changeable(Attributes)),
-  measurements: Type.Optional(Changeable(MeasurementsInput)),
-  shippingMeasurements: Type.Optional(Changeable(MeasurementsInput)),
+  sku: Type.Optional(CreateVariantInput.properties.sku),
+  pricing: Type.Optional(PricingInput),
+  attributes: Type.Optional(Attributes),
+  measurements: Type.Optional(MeasurementsInput),
+  shippingMeasurements: Type.Optional(MeasurementsInput),
 });
 
 export const VariantParams = Type.Object({ productId: Type.String(), variantId: Type.String() });

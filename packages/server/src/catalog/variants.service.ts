@@ -34,7 +34,7 @@ export function variantRow(
 ): VariantsTable {
   const attributes = input.attributes ?? {};
   checkAttributes(attributes, names, `${field}attributes`);
-  const stock = input.stock ?? { quantity: 0, unlimited: false };
+  const stock = input.stock ?? {};
   return {
     id: deps.ids.uuid(),
     product_id: productId,
@@ -43,7 +43,7 @@ export function variantRow(
     sku: normalizeSku(input.sku, `${field}sku`),
     attributes,
     ...pricingColumns(input.pricing, website.currency, `${field}pricing`),
-    stock_quantity: stock.quantity,
+    stock_quantity: stock.quantity ?? 0,
     stock_unlimited: stock.unlimited ?? false,
     ...measurementColumns(input, website.measurement_standard, field),
     image_id: null,
@@ -113,15 +113,13 @@ export async function createVariant(
   );
 }
 
-type Changes = { [K in keyof UpdateVariantInput]?: Exclude<UpdateVariantInput[K], { present: boolean }> };
-
 /** Partial update of sku, pricing, attributes and measurements; stock is left to inventory. */
 export async function updateVariant(
   deps: CatalogDeps,
   websiteId: string,
   productId: string,
   variantId: string,
-  changes: Changes,
+  changes: UpdateVariantInput,
 ): Promise<ProductVariantT> {
   const website = await getWebsite(deps.db, websiteId);
   const sku = changes.sku === undefined ? undefined : normalizeSku(changes.sku, 'sku');

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect, type Compilable } from 'kysely';
+import {
+  HandleEmptyInListsPlugin,
+  Kysely,
+  PostgresDialect,
+  replaceWithNoncontingentExpression,
+  type Compilable,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -20,7 +26,12 @@ export function openDatabase(url: string, options: { max?: number } = {}): Datab
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   // An idle connection that dies (database restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    // `in ()` is a syntax error in SQL: an empty list matches nothing (and `not in ()` everything),
+    // so a filter that parses to no values can never turn into a 500.
+    plugins: [new HandleEmptyInListsPlugin({ strategy: replaceWithNoncontingentExpression })],
+  });
   return { db, pool, url, close: () => db.destroy() };
 }
 

@@ -1,32 +1,40 @@
-/** A change-wrapper as the spec's update bodies carry it: `{ present, value }`. */
-function isWrapper(value: unknown): value is { present: boolean; value?: unknown } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return (
-    typeof (value as { present?: unknown }).present === 'boolean' &&
-    keys.every((k) => k === 'present' || k === 'value')
-  );
-}
-
-type Unwrapped<T> = T extends { present: true; value: infer V }
-  ? V
-  : T extends { present: false }
-    ? never
-    : T;
+import type { FastifyInstance } from 'fastify';
 
 /**
- * Turns an update body whose fields are plain or wrapped into plain fields; a field wrapped with
- * `present: false` is dropped, as if it had been left out. The route schema has validated both forms.
+ * The spec's change-wrapper `{ "present": true, "value": v }`, which the platform's update bodies
+ * accept for every field, and again for the fields inside pricing and measurements
+ * (platform-facts 5); `{ "present": false }` means "leave unchanged". Real clients send plain
+ * values, so route schemas describe plain values and a wrapped body is unwrapped before it is
+ * validated, at any depth: handlers only ever see plain values.
  */
-export function unwrapChanges<T extends object>(body: T): { [K in keyof T]?: Unwrapped<T[K]> } {
+function isWrapper(value: object): value is { present: boolean; value?: unknown } {
+  const keys = Object.keys(value);
+  const present = (value as { present?: unknown }).present;
+  if (typeof present !== 'boolean' || !keys.every((k) => k === 'present' || k === 'value')) return false;
+  // `{ present: true }` without a value is no change-wrapper; validation then names the field.
+  return present === false || keys.includes('value');
+}
+
+const LEFT_OUT = Symbol('left out');
+
+function unwrap(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrap).filter((item) => item !== LEFT_OUT);
+  if (value === null || typeof value !== 'object') return value;
+  if (isWrapper(value)) return value.present ? unwrap(value.value) : LEFT_OUT;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (value === undefined) continue;
-    if (isWrapper(value)) {
-      if (value.present) out[key] = value.value;
-    } else {
-      out[key] = value;
-    }
+  for (const [key, inner] of Object.entries(value)) {
+    const plain = unwrap(inner);
+    if (plain !== LEFT_OUT) out[key] = plain;
   }
-  return out as { [K in keyof T]?: Unwrapped<T[K]> };
+  return out;
+}
+
+/** Unwraps the body of every route whose config says `changeWrappers: true`, before validation. */
+export function registerChangeWrappers(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.config.changeWrappers) return;
+    if (request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body)) {
+      request.body = unwrap(request.body);
+    }
+  });
 }

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 
 /** The error body of every commerce API error (api-details 1). */
 export const ErrorBody = Type.Object({
@@ -26,18 +26,6 @@ export const Money = Type.Object({
     maxLength: 20,
   }),
 });
-
-/**
- * A field of a partial update, sent plain or as the spec's change-wrapper
- * `{ "present": true, "value": v }`; `{ "present": false }` leaves it unchanged.
- */
-export function Changeable<T extends TSchema>(schema: T) {
-  return Type.Union([
-    schema,
-    Type.Object({ present: Type.Literal(true), value: schema }, { additionalProperties: false }),
-    Type.Object({ present: Type.Literal(false) }, { additionalProperties: false }),
-  ]);
-}
 
 /** Error responses documented on every API route. */
 export function errorResponses(...statuses: number[]) {

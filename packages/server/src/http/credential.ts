@@ -11,5 +11,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a route needs; a write scope implies its `.read` scope. */
     scope?: string;
+    /** The body's fields may come wrapped as `{ present, value }` (http/change-wrapper.ts). */
+    changeWrappers?: boolean;
   }
 }

@@ -25,6 +25,18 @@ const UNAVAILABLE_CODES = new Set([
   '08006',
   '53300',
 ]);
+/**
+ * The same from the pg driver, which gives them no code: a connection lost in the middle of a
+ * statement, a client whose connection has died, no connection free in time.
+ */
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|is not queryable|timeout exceeded when trying to connect/i;
+
+/**
+ * Text PostgreSQL refuses (a NUL character). The request check (request-text.ts) refuses it
+ * first; this keeps any path it misses a 400 rather than a 500.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 
 function toDomainError(error: FastifyError): DomainError | undefined {
   if (error instanceof DomainError) return error;
@@ -40,18 +52,32 @@ function toDomainError(error: FastifyError): DomainError | undefined {
     case 'FST_REQ_FILE_TOO_LARGE':
       return new PayloadTooLarge('file: larger than this endpoint accepts');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return new ValidationError('path: a path parameter is too long', null);
+      return new UriTooLong();
+    case 'FST_ERR_BAD_URL':
+      return new ValidationError('path: not a valid URL (a % must start a percent-encoded UTF-8 byte)', null);
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ValidationError('body: not valid JSON', null);
   }
-  if (UNAVAILABLE_CODES.has(error.code) || /timeout exceeded when trying to connect/i.test(error.message)) {
+  if (UNSTORABLE_TEXT_CODES.has(error.code)) {
+    return new ValidationError('text: holds a character that cannot be stored', null);
+  }
+  if (UNAVAILABLE_CODES.has(error.code) || UNAVAILABLE_MESSAGES.test(error.message)) {
     return new ServiceUnavailable('the database is unreachable; retry shortly');
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new ValidationError(error.message, null);
   }
   return undefined;
+}
+
+/** A path segment over the router's limit (routerOptions.maxParamLength in app.ts). */
+class UriTooLong extends DomainError {
+  readonly status = 414;
+  readonly type = 'INVALID_REQUEST_ERROR';
+  constructor() {
+    super('path: a path segment is longer than this API accepts', null);
+  }
 }
 
 export class UnsupportedMediaType extends DomainError {
@@ -66,6 +92,9 @@ function send(reply: FastifyReply, request: FastifyRequest, error: DomainError) 
   if (error instanceof Unauthorized) reply.header('www-authenticate', error.challenge);
   if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
   if (error instanceof MethodNotAllowed && error.allow.length) reply.header('allow', error.allow.join(', '));
+  // Answered before the body arrived (a refused upload, a missing credential): close the
+  // connection rather than let the server read and discard the rest, however large.
+  if (!request.raw.complete) reply.header('connection', 'close');
   return reply.code(error.status).send({
     type: error.type,
     subtype: error.subtype,
@@ -89,15 +118,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     routes.push({ pattern: new RegExp(`^${source}/?$`), methods: [route.method].flat() });
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const domain = toDomainError(error);
-    if (domain) {
-      if (domain.status >= 500) request.log.error({ err: error }, 'request failed');
-      return send(reply, request, domain);
-    }
-    request.log.error({ err: error }, 'unexpected error');
-    return send(reply, request, new InternalError());
-  });
+  app.setErrorHandler(handleError);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -111,6 +132,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return send(reply, request, new NotFound(`no such endpoint: ${request.method} ${path}`, null));
   });
+}
+
+/**
+ * Errors of the request itself and of the router (a bad percent-encoding, an over-long path
+ * segment): also Fastify's `frameworkErrors` option, so they leave in the documented body.
+ */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const domain = toDomainError(error);
+  if (domain) {
+    if (domain.status >= 500) request.log.error({ err: error }, 'request failed');
+    return send(reply, request, domain);
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return send(reply, request, new InternalError());
 }
 
 class InternalError extends DomainError {

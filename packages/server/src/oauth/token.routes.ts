@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { OAuthError, RateLimited } from '../errors.ts';
+import { DomainError, OAuthError, RateLimited } from '../errors.ts';
 import { registerRateLimit } from '../http/rate-limit.ts';
 import { authenticateClient } from './clients.service.ts';
 import { redeemCode } from './grants/authorization-code.ts';
@@ -58,6 +58,8 @@ function asOAuthError(error: FastifyError): OAuthError | undefined {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new OAuthError('invalid_request', `body: larger than ${TOKEN_BODY_LIMIT} bytes`);
   }
+  if (error instanceof DomainError && error.status < 500)
+    return new OAuthError('invalid_request', error.message);
   if (error.statusCode && error.statusCode < 500) return new OAuthError('invalid_request', error.message);
   return undefined;
 }

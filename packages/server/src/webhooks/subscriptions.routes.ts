@@ -105,10 +105,12 @@ export const subscriptionsRoutes: FastifyPluginAsyncTypebox<{ deps: DeliveryDeps
   app.post(
     `${path}/:id`,
     {
+      config: { changeWrappers: true },
       schema: {
         tags,
         summary: 'Update a webhook subscription',
-        description: 'Partial update: a field left out is unchanged. The secret stays.',
+        description:
+          'Partial update: a field left out is unchanged; each field plain or a {present, value} change-wrapper. The secret stays.',
         params: Params,
         body: Type.Object({ endpointUrl: Type.Optional(EndpointUrl), topics: Type.Optional(Topics) }),
         response: { 200: Subscription, ...errorResponses(400, 401, 403, 404, 429) },

@@ -9,7 +9,11 @@ export class TestBrowser {
   cookies = new Map<string, string>();
   lastPage = '';
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `via`: the connection's address and extra headers, for a browser behind a proxy. */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly via: { remoteAddress?: string; headers?: Record<string, string> } = {},
+  ) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -33,7 +37,12 @@ export class TestBrowser {
 
   async get(url: string): Promise<LightMyRequestResponse> {
     return this.remember(
-      await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader } }),
+      await this.app.inject({
+        method: 'GET',
+        url,
+        remoteAddress: this.via.remoteAddress,
+        headers: { ...this.via.headers, cookie: this.cookieHeader },
+      }),
     );
   }
 
@@ -42,7 +51,12 @@ export class TestBrowser {
       await this.app.inject({
         method: 'POST',
         url,
-        headers: { cookie: this.cookieHeader, 'content-type': 'application/x-www-form-urlencoded' },
+        remoteAddress: this.via.remoteAddress,
+        headers: {
+          ...this.via.headers,
+          cookie: this.cookieHeader,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         payload: new URLSearchParams(form).toString(),
       }),
     );

@@ -70,6 +70,8 @@ export function tokenRequest(
     contentType?: string;
     userAgent?: string | null;
     headers?: Record<string, string>;
+    /** The connecting address; light-my-request's 127.0.0.1 otherwise. */
+    remoteAddress?: string;
   } = {},
 ): Promise<LightMyRequestResponse> {
   const headers: Record<string, string | undefined> = {
@@ -86,7 +88,13 @@ export function tokenRequest(
       : options.form
         ? new URLSearchParams(body as Record<string, string>).toString()
         : JSON.stringify(body);
-  return ctx.app.inject({ method: 'POST', url: TOKEN_PATH, headers, payload });
+  return ctx.app.inject({
+    method: 'POST',
+    url: TOKEN_PATH,
+    headers,
+    payload,
+    remoteAddress: options.remoteAddress,
+  });
 }
 
 export interface Tokens {

@@ -99,6 +99,10 @@ export interface TestAppOptions {
   webhookWorkers?: number;
   /** Overrides of the webhook settings; private addresses are allowed unless a test says not. */
   webhooks?: Partial<WebhookSettings>;
+  /** Time a client has to send a request (the config's REQUEST_TIMEOUT_SECONDS). */
+  requestTimeoutSeconds?: number;
+  /** Trusted proxies (the config's TRUST_PROXY); none by default. */
+  trustProxy?: string[];
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -133,6 +137,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
       logLevel: options.logLevel ?? 'info',
       rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
       signInPerMinute: options.signInPerMinute ?? 100_000,
+      requestTimeoutSeconds: options.requestTimeoutSeconds,
+      trustProxy: options.trustProxy,
     },
     cursorKey: randomBytes(32),
     csrfKey: randomBytes(32),
