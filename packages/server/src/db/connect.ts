@@ -4,7 +4,7 @@ import { startEmbedded } from './embedded.ts';
 import { migrateToLatest } from './migrate.ts';
 
 export interface Connection extends DatabaseHandle {
-  /** Closes the pool, then stops the embedded server if this process started it. */
+  /** Closes the pool, then stops the embedded server if this process owns it. */
   shutdown(): Promise<void>;
 }
 
@@ -13,7 +13,9 @@ export async function connect(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   poolSize = 10,
 ): Promise<Connection> {
-  const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir);
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbedded(config.dataDir, { keepRunning: true });
   const handle = openDatabase(config.databaseUrl ?? embedded!.url, { max: poolSize });
   try {
     await migrateToLatest(handle.db);

@@ -24,8 +24,12 @@ export interface DatabaseHandle {
 
 export function openDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
-  // An idle connection that dies (database restart) must not crash the process; the pool replaces it.
+  // A connection that dies (the database restarted or went away) must not crash the process. An
+  // idle one is reported on the pool, which replaces it. One checked out between two statements
+  // (a transaction) is reported on the client alone, with no listener of the pool's: its next
+  // statement fails, which answers the request 503, and the pool drops it when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     // `in ()` is a syntax error in SQL: an empty list matches nothing (and `not in ()` everything),

@@ -22,6 +22,19 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
+export interface EmbeddedOptions {
+  /**
+   * The port to start it on when it is not running (a running one keeps its own); a free one by
+   * default.
+   */
+  port?: number;
+  /**
+   * Start it again, on the same port, whenever it stops while this process runs (a crash, a kill),
+   * so that the pools' URLs stay valid: what a server and a worker want.
+   */
+  keepRunning?: boolean;
+}
+
 interface Binaries {
   initdb: string;
   pg_ctl: string;
@@ -38,8 +51,15 @@ async function binaries(): Promise<Binaries> {
 }
 
 const USER = 'emporium';
+/** How often a process that keeps the database running looks at it. */
+const WATCH_MS = 500;
 /** How long a process waits for another one (the owner) to start the database. */
 const ATTACH_TIMEOUT_MS = 90_000;
+
+/** One line for the operator, on stderr (stdout is the CLI's JSON and the server's log). */
+function notice(message: string): void {
+  process.stderr.write(`emporium: ${message}\n`);
+}
 
 /** A failed initdb or pg_ctl as one line: what failed, and the last line it wrote. */
 function failure(what: string, error: unknown): Error {
@@ -99,7 +119,7 @@ async function initialise(bin: Binaries, pgdata: string, passwordFile: string, r
   }
 }
 
-export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
+export async function startEmbedded(dataDir: string, options: EmbeddedOptions = {}): Promise<EmbeddedServer> {
   const pgdata = path.join(dataDir, 'postgres');
   const passwordFile = path.join(dataDir, 'postgres-password');
   const bin = await binaries();
@@ -117,6 +137,10 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
       '-c max_connections=200',
       '-c shared_buffers=256MB',
     ].join(' ');
+    // The lock file of a killed postmaster: PostgreSQL takes it for a live one while the process is
+    // a zombie (kill -0 succeeds), which lasts as long as its parent does not reap it, forever
+    // where PID 1 is no init. Its shared memory check still refuses to start beside its backends.
+    await fs.rm(path.join(pgdata, 'postmaster.pid'), { force: true });
     const log = path.join(pgdata, 'server.log');
     const logged = await fs.stat(log).then(
       (stat) => stat.size,
@@ -139,7 +163,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
 
   /**
    * One look at the database: this process owns it if no live process does, and starts it if it
-   * is down and this process owns it.
+   * is down (no postmaster, or a dead one's lock file) and this process owns it.
    */
   const ensure = async (): Promise<'running' | 'started' | 'waiting'> => {
     const owned = await ownership.claim();
@@ -150,7 +174,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
       return 'running';
     }
     if (!owned) return 'waiting'; // its owner starts it
-    port ??= await freePort();
+    port ??= options.port ?? (await freePort());
     await start(port);
     return 'started';
   };
@@ -171,9 +195,37 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
   }
   const password = (await fs.readFile(passwordFile, 'utf8')).trim();
 
+  let stopped = false;
+  let watching: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  if (options.keepRunning) {
+    let down = false;
+    const watch = async () => {
+      const state = await ensure().catch((error: Error) => {
+        if (!down)
+          notice(`the embedded database under ${pgdata} is down; starting it again (${error.message})`);
+        return 'failed' as const;
+      });
+      if (state === 'started') notice(`the embedded database under ${pgdata} had stopped; started it again`);
+      if (state === 'running' && down) notice(`the embedded database under ${pgdata} runs again`);
+      down = state === 'waiting' || state === 'failed';
+    };
+    const next = () => {
+      if (stopped) return;
+      timer = setTimeout(() => {
+        watching = watch().then(next);
+      }, WATCH_MS);
+      timer.unref();
+    };
+    next();
+  }
+
   return {
     url: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`,
     stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await watching;
       if (!ownership.owned) return;
       if (await postmaster(pgdata)) {
         await run(bin.pg_ctl, ['stop', '-w', '-m', 'fast', '-D', pgdata], { ...runAs }).catch((error) => {
