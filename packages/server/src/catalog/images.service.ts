@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Db } from '../db/database.ts';
 import type { ImagesTable, ImageStatus } from '../db/schema.ts';
-import { Conflict, NotFound, PayloadTooLarge, ValidationError } from '../errors.ts';
+import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import type { Jobs, ImageJobData, ImageJobHolder } from '../jobs/queue.ts';
 import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage } from '../media/images.ts';
 import type { ImageStorage } from '../media/storage.ts';
@@ -48,8 +48,8 @@ export async function uploadImage(
   deps: ImageDeps,
   websiteId: string,
   productId: string,
-  /** `truncated`: whether the stream stopped at the size limit rather than at the file's end. */
-  upload: { stream: Readable; fileName: string; truncated: () => boolean },
+  /** The file; a stream past the size limit errors with PayloadTooLarge (http/multipart.ts). */
+  upload: { stream: Readable; fileName: string },
 ): Promise<{ imageId: string }> {
   // Before reading megabytes: the product must be this website's.
   if ((await repo.selectProductHeads(deps, websiteId, [productId])).length === 0) {
@@ -59,7 +59,6 @@ export async function uploadImage(
   const imageId = deps.ids.objectId();
   try {
     await deps.storage.put(imageId, 'original', upload.stream);
-    if (upload.truncated()) throw new PayloadTooLarge(`file: larger than ${MAX_UPLOAD_MB} MB`);
     const file = deps.storage.localPath(imageId, 'original');
     const format = detectFormat(await firstBytes(file));
     if (!format) throw new ValidationError('file: not a JPEG, PNG, GIF or WebP image');

@@ -7,8 +7,6 @@ import { refuseNul } from './request-text.ts';
 export interface FilePart {
   stream: Readable;
   fileName: string;
-  /** Whether the stream stopped at the size limit rather than at the file's end. */
-  truncated(): boolean;
 }
 
 /**
@@ -33,17 +31,15 @@ const OVERHEAD_BYTES = 64 * 1024;
  * The file of a multipart/form-data upload, in the part named `field`, as a stream whose errors
  * are domain errors: storing it can then tell the client's broken body from its own failures.
  * A body declared larger than `maxFileBytes` allows is refused before any of it is read; one
- * streamed past it stops at the limit (`truncated`).
+ * streamed past it errors at the limit, and no more of it is read.
  */
 export async function filePart(
   request: FastifyRequest,
   field: string,
   maxFileBytes: number,
 ): Promise<FilePart> {
-  const declared = Number(request.headers['content-length']);
-  if (declared > maxFileBytes + OVERHEAD_BYTES) {
-    throw new PayloadTooLarge(`${field}: larger than ${maxFileBytes / (1024 * 1024)} MB`);
-  }
+  const tooLarge = () => new PayloadTooLarge(`${field}: larger than ${maxFileBytes / (1024 * 1024)} MB`);
+  if (Number(request.headers['content-length']) > maxFileBytes + OVERHEAD_BYTES) throw tooLarge();
   if (!request.isMultipart()) {
     throw new ValidationError(
       `Content-Type: send the file as multipart/form-data, in a part named "${field}"`,
@@ -66,23 +62,23 @@ export async function filePart(
     );
   }
   const file = part.file;
+  // The parser may be done with the file before it is handed over: a body cut short then neither
+  // errors nor ends again, and a file past the limit has already passed its 'limit' event.
+  if (file.destroyed) throw uploadError(file.errored ?? new Error('the multipart body ended early'));
   try {
+    if (file.truncated) throw tooLarge();
     refuseNul(part.filename, `${field}.filename`);
   } catch (error) {
     file.resume();
     throw error;
   }
-  // A body cut short can break the file before it is handed over: it then neither errors nor ends.
-  if (file.destroyed) throw uploadError(file.errored ?? new Error('the multipart body ended early'));
   const stream = new PassThrough();
   // The error may come before the consumer starts reading (it looks up the product first); it
   // then finds it on the stream. Without a listener meanwhile, it would end the process.
   stream.on('error', () => {});
   file.on('error', (error) => stream.destroy(uploadError(error)));
   // At the limit the parser would go on reading (and dropping) the rest of the body: stop there.
-  file.on('limit', () =>
-    stream.destroy(new PayloadTooLarge(`${field}: larger than ${maxFileBytes / (1024 * 1024)} MB`)),
-  );
+  file.on('limit', () => stream.destroy(tooLarge()));
   file.pipe(stream);
-  return { stream, fileName: part.filename, truncated: () => file.truncated };
+  return { stream, fileName: part.filename };
 }
