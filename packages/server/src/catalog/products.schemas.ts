@@ -84,16 +84,10 @@ export const CreateProductBody = Type.Object({
   seoOptions: Type.Optional(Type.Union([SeoOptionsInput, Type.Null()])),
 });
 
-export const UpdateProductBody = Type.Object({
-  name: Type.Optional(Name),
-  description: Type.Optional(Description),
-  urlSlug: Type.Optional(UrlSlug),
-  tags: Type.Optional(Tags),
-  isVisible: Type.Optional(Type.Boolean()),
-  variantAttributes: Type.Optional(VariantAttributes),
-  pricing: Type.Optional(PricingInput),
-  seoOptions: Type.Optional(Type.Union([SeoOptionsInput, Type.Null()])),
-});
+/** Partial update: the fields of creation but the type, the store page and the variants. */
+export const UpdateProductBody = Type.Partial(
+  Type.Omit(CreateProductBody, ['type', 'storePageId', 'variants']),
+);
 
 export const ListProductsQuery = Type.Object({
   cursor: Type.Optional(Type.String()),
