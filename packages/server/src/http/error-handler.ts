@@ -9,6 +9,7 @@ import {
   Unauthorized,
   ValidationError,
 } from '../errors.ts';
+import { closeAfterAnswer } from './early-close.ts';
 import { validationMessage } from './validation-message.ts';
 
 /** Errors a database outage produces: the request may be retried, so they are a 503, not a 500. */
@@ -92,9 +93,7 @@ function send(reply: FastifyReply, request: FastifyRequest, error: DomainError) 
   if (error instanceof Unauthorized) reply.header('www-authenticate', error.challenge);
   if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
   if (error instanceof MethodNotAllowed && error.allow.length) reply.header('allow', error.allow.join(', '));
-  // Answered before the body arrived (a refused upload, a missing credential): close the
-  // connection rather than let the server read and discard the rest, however large.
-  if (!request.raw.complete) reply.header('connection', 'close');
+  if (!request.raw.complete) closeAfterAnswer(reply);
   return reply.code(error.status).send({
     type: error.type,
     subtype: error.subtype,

@@ -1,0 +1,31 @@
+import { Socket } from 'node:net';
+import type { FastifyReply } from 'fastify';
+
+/** How long a client may go on sending after an early answer before its connection is dropped. */
+const GRACE_MS = 2_000;
+
+/**
+ * Closes the connection after an answer sent before the request's body arrived (a refused upload,
+ * a missing credential), without reading the rest of the body, however large. It is a staged
+ * close (RFC 9112 9.6): the answer and a FIN go out, nothing more is read, and the connection is
+ * dropped once the grace period is over. Dropping it at once would reset it while the client still
+ * writes, and the reset can destroy the answer before the client has read it.
+ */
+export function closeAfterAnswer(reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  const socket = reply.raw.socket;
+  if (!(socket instanceof Socket)) return; // an injected request has no connection
+  // Node's HTTP server ends a `Connection: close` exchange by calling destroySoon.
+  socket.destroySoon = () => {
+    socket.pause();
+    socket.end();
+    setTimeout(() => socket.destroy(), GRACE_MS).unref();
+  };
+}
+
+declare module 'node:net' {
+  interface Socket {
+    /** Ends the socket once its writes are flushed; what Node's HTTP server calls to close one. */
+    destroySoon(): void;
+  }
+}
