@@ -2,26 +2,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
-import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
-import { ListCache } from './catalog/list-cache.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { inventoryRoutes } from './catalog/inventory.routes.ts';
 import { storePagesRoutes } from './catalog/store-pages.routes.ts';
 import { variantsRoutes } from './catalog/variants.routes.ts';
 import { imageFilesRoutes } from './catalog/image-files.routes.ts';
 import { imagesRoutes } from './catalog/images.routes.ts';
-import type { Jobs } from './jobs/queue.ts';
-import type { ImageStorage } from './media/storage.ts';
-import type { Clock } from './clock.ts';
-import {
-  DEFAULT_PRODUCT_CACHE_MB,
-  DEFAULT_REQUEST_TIMEOUT_SECONDS,
-  DEFAULT_SIGN_IN_PER_MINUTE,
-  type Config,
-} from './config.ts';
-import type { ChangeFeed } from './db/change-feed.ts';
-import type { DatabaseHandle, Db } from './db/database.ts';
+import { DEFAULT_REQUEST_TIMEOUT_SECONDS, DEFAULT_SIGN_IN_PER_MINUTE } from './config.ts';
+import { apiDeps, type ApiDeps, type AppDeps } from './deps.ts';
 import { ServiceUnavailable } from './errors.ts';
 import { registerAuthentication, registerScopeCheck, type CredentialResolver } from './http/authenticate.ts';
 import { registerChangeWrappers } from './http/change-wrapper.ts';
@@ -32,83 +20,20 @@ import { registerJsonParser } from './http/json-body.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerTextCheck } from './http/request-text.ts';
-import { requestIds, type Ids } from './ids.ts';
-import { accessTokenCache, authenticateAccessToken, type AccessTokenCache } from './oauth/access-tokens.ts';
+import { requestIds } from './ids.ts';
+import { authenticateAccessToken } from './oauth/access-tokens.ts';
 import { tokenRoutes } from './oauth/token.routes.ts';
 import { ACCESS_TOKEN_PREFIX } from './oauth/tokens.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
-import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 import { ownerWeb } from './web/web.plugin.ts';
-import type { WebhookSettings } from './webhooks/delivery.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
-
-export interface AppDeps {
-  config: Pick<Config, 'baseUrl' | 'authUrl' | 'logLevel' | 'rateLimitPerMinute'> &
-    Partial<Pick<Config, 'productCacheMb' | 'signInPerMinute' | 'requestTimeoutSeconds' | 'trustProxy'>>;
-  db: Db;
-  pool: DatabaseHandle['pool'];
-  /** Database change notices that let caches answer without a query; unset, every read asks. */
-  changes?: ChangeFeed;
-  storage: ImageStorage;
-  jobs: Jobs;
-  clock: Clock;
-  ids: Ids;
-  /** HMAC key of page cursors, shared by every instance (see db/server-secrets.ts). */
-  cursorKey: Buffer;
-  /** HMAC key of the owner pages' CSRF tokens, shared likewise. */
-  csrfKey: Buffer;
-  /** How webhook notifications are signed and sent. */
-  webhooks: WebhookSettings;
-  /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
-  redis?: Redis;
-  /** A pino destination for tests; the process's stdout otherwise. */
-  logStream?: NodeJS.WritableStream;
-}
-
-/** What route modules receive: the services' dependencies, nothing HTTP-specific. */
-export interface ApiDeps {
-  db: Db;
-  pool: DatabaseHandle['pool'];
-  clock: Clock;
-  ids: Ids;
-  baseUrl: string;
-  cursors: CursorCodec;
-  documents: ProductDocuments;
-  lists: ListCache;
-  storage: ImageStorage;
-  jobs: Jobs;
-  /** Live OAuth access tokens, so most API calls with one need no query. */
-  tokens: AccessTokenCache;
-  webhooks: WebhookSettings;
-}
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Headers arrive first and are small: a client that takes longer than this is stalling. */
 const HEADERS_TIMEOUT_MS = 10_000;
 /** How often the server looks for requests past their time (Node's default is 30 s). */
 const TIMEOUT_CHECK_MS = 1_000;
-
-/** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
-export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
-  return {
-    db: deps.db,
-    pool: deps.pool,
-    clock: deps.clock,
-    ids: deps.ids,
-    baseUrl: deps.config.baseUrl,
-    cursors: cursorCodec(deps.cursorKey),
-    lists: new ListCache(deps.changes),
-    storage: deps.storage,
-    jobs: deps.jobs,
-    webhooks: deps.webhooks,
-    tokens: accessTokenCache(deps.changes),
-    documents: productDocuments(
-      (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
-      deps.changes,
-    ),
-  };
-}
 
 /** Builds the whole HTTP application; no socket, no environment reading (architecture: habit 1). */
 export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Promise<FastifyInstance> {

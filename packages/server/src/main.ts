@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { apiDeps, buildApp } from './app.ts';
+import { buildApp } from './app.ts';
+import { apiDeps } from './deps.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { sweepOrphanImages } from './catalog/image-sweep.ts';

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { documentList, sendJson } from '../http/json-reply.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { websiteOf } from '../http/authenticate.ts';
-import type { ApiDeps } from '../app.ts';
+import type { ApiDeps } from '../deps.ts';
 import { getProducts, listProducts } from './products.read.ts';
 import {
   CreateProductBody,

@@ -1,0 +1,79 @@
+import type { Redis } from 'ioredis';
+import { ListCache } from './catalog/list-cache.ts';
+import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
+import type { Clock } from './clock.ts';
+import { DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
+import type { ChangeFeed } from './db/change-feed.ts';
+import type { DatabaseHandle, Db } from './db/database.ts';
+import type { Ids } from './ids.ts';
+import type { Jobs } from './jobs/queue.ts';
+import type { ImageStorage } from './media/storage.ts';
+import { accessTokenCache, type AccessTokenCache } from './oauth/access-tokens.ts';
+import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
+import type { WebhookSettings } from './webhooks/delivery.ts';
+
+/*
+ * The dependencies of the HTTP application and of the services it calls, in a module of their
+ * own: route modules and workers import them without importing the application (app.ts).
+ */
+
+export interface AppDeps {
+  config: Pick<Config, 'baseUrl' | 'authUrl' | 'logLevel' | 'rateLimitPerMinute'> &
+    Partial<Pick<Config, 'productCacheMb' | 'signInPerMinute' | 'requestTimeoutSeconds' | 'trustProxy'>>;
+  db: Db;
+  pool: DatabaseHandle['pool'];
+  /** Database change notices that let caches answer without a query; unset, every read asks. */
+  changes?: ChangeFeed;
+  storage: ImageStorage;
+  jobs: Jobs;
+  clock: Clock;
+  ids: Ids;
+  /** HMAC key of page cursors, shared by every instance (see db/server-secrets.ts). */
+  cursorKey: Buffer;
+  /** HMAC key of the owner pages' CSRF tokens, shared likewise. */
+  csrfKey: Buffer;
+  /** How webhook notifications are signed and sent. */
+  webhooks: WebhookSettings;
+  /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
+  redis?: Redis;
+  /** A pino destination for tests; the process's stdout otherwise. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** What route modules receive: the services' dependencies, nothing HTTP-specific. */
+export interface ApiDeps {
+  db: Db;
+  pool: DatabaseHandle['pool'];
+  clock: Clock;
+  ids: Ids;
+  baseUrl: string;
+  cursors: CursorCodec;
+  documents: ProductDocuments;
+  lists: ListCache;
+  storage: ImageStorage;
+  jobs: Jobs;
+  /** Live OAuth access tokens, so most API calls with one need no query. */
+  tokens: AccessTokenCache;
+  webhooks: WebhookSettings;
+}
+
+/** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
+export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
+  return {
+    db: deps.db,
+    pool: deps.pool,
+    clock: deps.clock,
+    ids: deps.ids,
+    baseUrl: deps.config.baseUrl,
+    cursors: cursorCodec(deps.cursorKey),
+    lists: new ListCache(deps.changes),
+    storage: deps.storage,
+    jobs: deps.jobs,
+    webhooks: deps.webhooks,
+    tokens: accessTokenCache(deps.changes),
+    documents: productDocuments(
+      (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
+      deps.changes,
+    ),
+  };
+}
