@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createProduct, money, physical, variant } from './helpers/factories.ts';
+import { createProduct, money, multipartFile, physical, variant } from './helpers/factories.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import { connectApp } from './helpers/webhooks.ts';
@@ -25,17 +25,10 @@ async function uploadImage(productId: string): Promise<string> {
   const bytes = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#c84' } })
     .png()
     .toBuffer();
-  const boundary = 'compat-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n`),
-    bytes,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
   const res = await site.call({
     method: 'POST',
     url: `${PRODUCTS}/${productId}/images`,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload,
+    ...multipartFile('file', 'a.png', bytes),
   });
   assert.equal(res.statusCode, 202, res.body);
   return res.json().imageId;

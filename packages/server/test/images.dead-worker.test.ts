@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
@@ -8,7 +8,7 @@ import { claimImage } from '../src/catalog/images.repo.ts';
 import { requeueLostImages } from '../src/catalog/images.service.ts';
 import { IMAGE_JOB, type ImageJobData, type ImageJobHolder } from '../src/jobs/queue.ts';
 import { WorkerLock } from '../src/jobs/worker-lock.ts';
-import { createProduct, physical } from './helpers/factories.ts';
+import { createProduct, multipartFile, physical } from './helpers/factories.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 /**
@@ -44,16 +44,10 @@ async function uploaded(): Promise<{ productId: string; imageId: string }> {
   const bytes = await sharp({ create: { width: 200, height: 100, channels: 3, background: 'red' } })
     .png()
     .toBuffer();
-  const boundary = `----dead${randomBytes(6).toString('hex')}`;
   const res = await site.call({
     method: 'POST',
     url: `${PRODUCTS}/${p.id}/images`,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload: Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n`),
-      bytes,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
+    ...multipartFile('file', 'a.png', bytes),
   });
   assert.equal(res.statusCode, 202, res.body);
   return { productId: p.id, imageId: res.json().imageId };

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { ORPHAN_MIN_AGE_MS, sweepOrphanImages } from '../src/catalog/image-sweep.ts';
 import { MAX_IMAGES } from '../src/catalog/images.service.ts';
 import { Product, ProductList } from '../src/catalog/products.schemas.ts';
-import { createProduct, physical, variant } from './helpers/factories.ts';
+import { createProduct, multipartFile, physical, variant } from './helpers/factories.ts';
 import { assertError, assertShape } from './helpers/shape.ts';
 import { BASE_URL, testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
@@ -25,21 +25,12 @@ const PRODUCTS = '/1.1/commerce/products';
 const picture = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
 
-/** A multipart/form-data body with one part, as a browser or curl -F would send it. */
-function multipart(field: string, fileName: string, bytes: Buffer) {
-  const boundary = `----emporium${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-  );
-  return {
-    payload: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 const upload = (productId: string, fileName: string, bytes: Buffer, s: Site = site, field = 'file') =>
-  s.call({ method: 'POST', url: `${PRODUCTS}/${productId}/images`, ...multipart(field, fileName, bytes) });
+  s.call({
+    method: 'POST',
+    url: `${PRODUCTS}/${productId}/images`,
+    ...multipartFile(field, fileName, bytes),
+  });
 const status = (productId: string, imageId: string, s: Site = site) =>
   s.call({ method: 'GET', url: `${PRODUCTS}/${productId}/images/${imageId}/status` });
 const product = async (id: string) => {

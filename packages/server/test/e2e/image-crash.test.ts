@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { freshDatabase } from '../helpers/database.ts';
+import { multipartFile } from '../helpers/factories.ts';
 import { request, startServer, type Server } from '../helpers/process.ts';
 
 /**
@@ -70,18 +71,13 @@ test('a SIGKILL in the middle of processing loses nothing: the image reads QUEUE
   const jpeg = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
     .jpeg()
     .toBuffer();
-  const boundary = `----crash${randomBytes(6).toString('hex')}`;
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="noise.jpg"\r\n\r\n`),
-    jpeg,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
+  const { payload, headers } = multipartFile('file', 'noise.jpg', jpeg);
   const uploaded = await request(
     server.baseUrl,
     'POST',
     `/1.1/commerce/products/${productId}/images`,
-    { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    body,
+    { ...auth, ...headers },
+    payload,
   );
   assert.equal(uploaded.status, 202, uploaded.body);
   const { imageId } = JSON.parse(uploaded.body);

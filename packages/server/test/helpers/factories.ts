@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Site } from './test-app.ts';
 
 export function money(value: string, currency = 'USD') {
@@ -25,6 +26,19 @@ export function digital(site: Site, overrides: Record<string, unknown> = {}) {
     name: 'E-book',
     pricing: { basePrice: money('5.00') },
     ...overrides,
+  };
+}
+
+/** A multipart/form-data body with one file part, as a browser or curl -F sends it. */
+export function multipartFile(field: string, fileName: string, bytes: Buffer) {
+  const boundary = `----emporium${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+  );
+  return {
+    payload: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
 }
 
