@@ -1,38 +1,32 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { processesOf } from '../helpers/proc.ts';
 import { runCli, startServer, type Server } from '../helpers/process.ts';
+import { TempFolders } from '../helpers/temp-folders.ts';
 
 /**
  * As root the embedded database runs as the user postgres, which must reach DATA_DIR/postgres.
  * DATA_DIR folders of mode 0700 are made by mktemp -d, as here, and by many container volumes.
  */
 const asRoot = process.getuid?.() === 0;
-const folders: string[] = [];
+const folders = new TempFolders();
 let server: Server | undefined;
 
 after(async () => {
   try {
     if (server && server.child.exitCode === null) await server.stop();
   } finally {
-    for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+    folders.removeAll();
   }
 });
-
-function tempFolder(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-datadir-'));
-  folders.push(folder);
-  return folder;
-}
 
 test(
   'as root, a DATA_DIR of mode 0700 is opened to the database user alone, with one line saying so, and the server starts',
   { skip: !asRoot && 'needs root' },
   async () => {
-    const dataDir = tempFolder();
+    const dataDir = folders.make('emporium-datadir-');
     assert.equal(fs.statSync(dataDir).mode & 0o777, 0o700);
     server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '' });
     const said = server
@@ -54,7 +48,7 @@ test(
   'as root, a DATA_DIR inside a folder the database user cannot enter stops start-up with one line naming DATA_DIR and the fix',
   { skip: !asRoot && 'needs root' },
   async () => {
-    const closed = tempFolder();
+    const closed = folders.make('emporium-datadir-');
     const dataDir = path.join(closed, 'data');
     const result = await runCli(['serve'], { DATA_DIR: dataDir, DATABASE_URL: '' });
     assert.equal(result.code, 1);

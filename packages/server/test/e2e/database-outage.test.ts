@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import { startEmbedded, type EmbeddedServer } from '../../src/db/embedded.ts';
 import { assertAllPresent, Load } from '../helpers/outage-load.ts';
 import { postmasterPid, processesOf, until } from '../helpers/proc.ts';
 import { startServer, type Server } from '../helpers/process.ts';
+import { TempFolders } from '../helpers/temp-folders.ts';
 
 /**
  * The real process under load while its PostgreSQL server is killed: requests answer 503 in the
  * documented body while the database is away, and nothing else; the process lives on, serves
  * again once the database is back, and every product it acknowledged is still there.
  */
-const folders: string[] = [];
+const folders = new TempFolders();
 const servers: Server[] = [];
 const databases: EmbeddedServer[] = [];
 
@@ -22,15 +21,9 @@ after(async () => {
     for (const server of servers) if (server.child.exitCode === null) await server.stop();
     for (const database of databases) await database.stop();
   } finally {
-    for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+    folders.removeAll();
   }
 });
-
-function tempFolder(name: string): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), name));
-  folders.push(folder);
-  return folder;
-}
 
 async function start(env: Record<string, string>): Promise<Server> {
   const server = await startServer({ ...env, RATE_LIMIT_PER_MINUTE: '1000000' });
@@ -100,7 +93,7 @@ async function throughOutage(t: TestContext, server: Server, kill: () => void, r
 }
 
 test('the embedded database killed under load: 503s while it is away, the server restarts it, and no created product is lost', async (t) => {
-  const dataDir = tempFolder('emporium-outage-');
+  const dataDir = folders.make('emporium-outage-');
   const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
   const pgdata = path.join(dataDir, 'postgres');
   const server = await start(env);
@@ -119,11 +112,11 @@ test('the embedded database killed under load: 503s while it is away, the server
 });
 
 test('an external database killed under load and started again: 503s meanwhile, then the server reconnects and no created product is lost', async (t) => {
-  const dbFolder = tempFolder('emporium-external-db-');
+  const dbFolder = folders.make('emporium-external-db-');
   const database = await startEmbedded(dbFolder);
   databases.push(database);
   const port = Number(new URL(database.url).port);
-  const env = { DATA_DIR: tempFolder('emporium-external-data-'), DATABASE_URL: database.url };
+  const env = { DATA_DIR: folders.make('emporium-external-data-'), DATABASE_URL: database.url };
   const server = await start(env);
   const pgdata = path.join(dbFolder, 'postgres');
   const { site, load } = await throughOutage(

@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { postmasterPid, processesOf, running, until } from '../helpers/proc.ts';
 import { runCli, startServer, type Server } from '../helpers/process.ts';
+import { TempFolders } from '../helpers/temp-folders.ts';
 
 /**
  * The embedded database never outlives the service: whoever owns it stops it, a server killed with
  * SIGKILL has it stopped for it, and the next start takes over one that is still running.
  */
-const folders: string[] = [];
+const folders = new TempFolders();
 const servers: Server[] = [];
 
 after(async () => {
   try {
     for (const server of servers) if (server.child.exitCode === null) await server.stop();
     // A test that failed half-way may leave its database running: a fast shutdown, by its pid.
-    for (const folder of folders) {
+    for (const folder of folders.made) {
       const pid = fs.existsSync(path.join(folder, 'postgres', 'postmaster.pid'))
         ? postmasterPid(path.join(folder, 'postgres'))
         : 0;
@@ -29,15 +29,9 @@ after(async () => {
       );
     }
   } finally {
-    for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+    folders.removeAll();
   }
 });
-
-function dataDir(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-owner-'));
-  folders.push(folder);
-  return folder;
-}
 
 async function start(folder: string): Promise<Server> {
   const server = await startServer({ DATA_DIR: folder, DATABASE_URL: '' });
@@ -73,7 +67,7 @@ async function assertNothingLeft(folder: string): Promise<void> {
 }
 
 test('a server killed with SIGKILL does not leave its database running; the next start has one of its own and stops it', async () => {
-  const folder = dataDir();
+  const folder = folders.make('emporium-owner-');
   const pgdata = path.join(folder, 'postgres');
   const first = await start(folder);
   const database = postmasterPid(pgdata);
@@ -94,7 +88,7 @@ test('a server killed with SIGKILL does not leave its database running; the next
 });
 
 test('a database left running by a killed server (and guard) is taken over by the next start, whose SIGTERM stops it', async () => {
-  const folder = dataDir();
+  const folder = folders.make('emporium-owner-');
   const pgdata = path.join(folder, 'postgres');
   const first = await start(folder);
   const database = postmasterPid(pgdata);
