@@ -111,7 +111,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination.
+         * @description At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination. A change always sorts after every change already visible, and no two changes of a website share a modifiedOn: a client resuming with the cursor, with modifiedAfter set to the newest modifiedOn it has seen, or with a window ending at the present misses no change.
          */
         get: {
             parameters: {

@@ -95,8 +95,8 @@ function variantNotFound(op: Operation): NotFound {
  * In one transaction: the key's advisory lock is tried first, so a second request with a key
  * still running answers 409 at once rather than waiting; then a key applied in the last 48 hours
  * answers as the first time (same body) or 400 (another body), without touching the stock. Else
- * the products of the variants are locked in id order, then the variants, every operation is
- * checked, the stock written, the changed products bumped and notified, and the key kept. Any
+ * the key is kept, the products of the variants are locked in id order, then the variants, every
+ * operation is checked, the stock written, and the changed products notified and stamped. Any
  * refusal rolls all of it back, the key included, so a corrected request may reuse the key.
  */
 export async function adjustInventory(
@@ -129,6 +129,8 @@ export async function adjustInventory(
     const unknown = operations.find((op) => !owners.has(op.variantId));
     if (unknown) throw variantNotFound(unknown);
 
+    // Kept before the change: a refusal below rolls it back too, and the change is stamped last.
+    await repo.saveKey(trx, { ...keyRow, request_digest: digest, created_at: deps.clock.now() });
     const { announce } = await changeProducts(trx, deps, websiteId, [...owners.values()], async () => {
       // Locked after their products; one deleted meanwhile is gone from here as well.
       const variants = new Map((await repo.lockVariants(trx, websiteId, ids)).map((v) => [v.id, v]));
@@ -147,7 +149,6 @@ export async function adjustInventory(
       await repo.updateStock(trx, writes);
       return { changed: writes.map((w) => w.product_id), result: undefined };
     });
-    await repo.saveKey(trx, { ...keyRow, request_digest: digest, created_at: deps.clock.now() });
     return announce;
   });
   if (!announce) return 'replayed';

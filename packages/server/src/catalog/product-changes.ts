@@ -1,3 +1,4 @@
+import { stampRows } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import type { ProductsTable } from '../db/schema.ts';
 import { NotFound } from '../errors.ts';
@@ -7,20 +8,23 @@ import { searchText } from './product-rules.ts';
 import * as repo from './products.repo.ts';
 import type { CatalogDeps } from './products.service.ts';
 
-/** What a changed product leaves to do after the commit. */
-interface Recorded {
+/** A product's change, written but for its stamp. */
+interface Pending {
   productId: string;
-  /** The new modifiedOn in milliseconds: the version of its cached document. */
-  version: number;
   /** Notifications queued for product.update subscribers. */
   notified: number;
 }
 
+/** What a changed product leaves to do after the commit. */
+interface Recorded extends Pending {
+  /** The new modifiedOn in milliseconds: the version of its cached document. */
+  version: number;
+}
+
 /**
  * The bookkeeping of every product change, in its transaction and under the product's row lock:
- * the search text is computed again (it holds the SKUs) and modifiedOn moves strictly forward,
- * even within one millisecond, since it versions the cached document (product-documents.ts) and
- * orders sync clients. The product.update subscribers are notified from the same transaction.
+ * the search text is computed again (it holds the SKUs), the row written, and the product.update
+ * subscribers are notified from the same transaction. stamp() then gives it its modifiedOn.
  */
 async function record(
   trx: Db,
@@ -28,23 +32,35 @@ async function record(
   websiteId: string,
   product: ProductsTable,
   set: Partial<ProductsTable>,
-): Promise<Recorded> {
+): Promise<Pending> {
   const variants = await repo.selectProductVariants(trx, product.id);
-  set.search_text = searchText({
+  const text = searchText({
     name: set.name ?? product.name,
     descriptionText: descriptionText(set.description ?? product.description),
     tags: set.tags ?? product.tags,
     skus: variants.map((v) => v.sku),
   });
-  const version = Math.max(deps.clock.now().getTime(), product.modified_on.getTime() + 1);
-  set.modified_on = new Date(version);
-  await repo.updateProductRow(trx, product.id, set);
+  if (text !== product.search_text) set.search_text = text;
+  if (Object.keys(set).length > 0) await repo.updateProductRow(trx, product.id, set);
   const notified = await emit(trx, deps, {
     websiteId,
     topic: 'product.update',
     data: { productId: product.id },
   });
-  return { productId: product.id, version, notified };
+  return { productId: product.id, notified };
+}
+
+/**
+ * The last work of a change's transaction: each changed product gets its new modifiedOn from the
+ * website's change clock (db/change-clock.ts), which versions its cached document
+ * (product-documents.ts) and orders sync clients. Nothing else is written under the clock's lock,
+ * so its holder never waits for another transaction (a unique key, a row) while others wait.
+ */
+async function stamp(trx: Db, deps: CatalogDeps, websiteId: string, pending: Pending[]): Promise<Recorded[]> {
+  if (pending.length === 0) return [];
+  const ids = pending.map((p) => p.productId);
+  const stamps = await stampRows(trx, deps.clock, websiteId, 'products', ids);
+  return pending.map((p, i) => ({ ...p, version: stamps[i]!.getTime() }));
 }
 
 /**
@@ -61,8 +77,8 @@ function announce(deps: CatalogDeps, websiteId: string, recorded: Recorded[]): v
 /**
  * The one way an existing product, its variants or its images change. The change runs in a
  * transaction holding the product's row lock, so changes to one product apply one at a time and
- * limits counted inside it hold under concurrency; then record() and, after the commit,
- * announce() do what every change needs, whatever changed.
+ * limits counted inside it hold under concurrency; then record(), stamp() and, after the
+ * commit, announce() do what every change needs, whatever changed.
  */
 export async function changeProduct<T>(
   deps: CatalogDeps,
@@ -70,26 +86,27 @@ export async function changeProduct<T>(
   productId: string,
   change: (trx: Db, product: ProductsTable) => Promise<{ set?: Partial<ProductsTable>; result: T }>,
 ): Promise<T> {
-  let recorded: Recorded | undefined;
+  let recorded: Recorded[] = [];
   const result = await deps.db.transaction().execute(async (trx) => {
     const product = await repo.lockProduct(trx, websiteId, productId);
     if (!product) throw new NotFound(`product not found: ${productId}`);
     const { set = {}, result } = await change(trx, product);
-    recorded = await record(trx, deps, websiteId, product, set);
+    recorded = await stamp(trx, deps, websiteId, [await record(trx, deps, websiteId, product, set)]);
     return result;
   });
-  announce(deps, websiteId, recorded ? [recorded] : []);
+  announce(deps, websiteId, recorded);
   return result;
 }
 
 /**
- * Several products of a website changed together, inside the caller's transaction (which may do
- * more in it, such as keep an idempotency key). The rows are locked in id order, so two such
- * changes over overlapping products wait for each other instead of deadlocking, and every
- * changeProduct of those products waits too. `change` receives the products found, in id order
- * (a product missing here was deleted: the caller decides what that means), and names the
- * products it changed; each of those gets changeProduct's bookkeeping, the others none. Call
- * the returned announce() once the transaction has committed.
+ * Several products of a website changed together, inside the caller's transaction, which may do
+ * more in it before (such as keep an idempotency key) but not after: this stamps the changes
+ * (see stamp()). The rows are locked in id order, so two such changes over overlapping products
+ * wait for each other instead of deadlocking, and every changeProduct of those products waits
+ * too. `change` receives the products found, in id order (a product missing here was deleted:
+ * the caller decides what that means), and names the products it changed; each of those gets
+ * changeProduct's bookkeeping, the others none. Call the returned announce() once the
+ * transaction has committed.
  */
 export async function changeProducts<T>(
   trx: Db,
@@ -101,9 +118,10 @@ export async function changeProducts<T>(
   const products = await repo.lockProducts(trx, websiteId, [...new Set(productIds)].sort());
   const { changed, result } = await change(products);
   const ids = new Set(changed);
-  const recorded: Recorded[] = [];
+  const pending: Pending[] = [];
   for (const product of products) {
-    if (ids.has(product.id)) recorded.push(await record(trx, deps, websiteId, product, {}));
+    if (ids.has(product.id)) pending.push(await record(trx, deps, websiteId, product, {}));
   }
+  const recorded = await stamp(trx, deps, websiteId, pending);
   return { result, announce: () => announce(deps, websiteId, recorded) };
 }

@@ -1,3 +1,5 @@
+import type { Clock } from '../clock.ts';
+import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList } from '../http/json-reply.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
@@ -33,31 +35,41 @@ function ownBuffer(text: string): Buffer {
 }
 
 /** Renders the current documents of these products of the website, and caches them. */
-async function load(deps: ReadDeps, websiteId: string, ids: string[]): Promise<Map<string, ProductJson>> {
+async function load(deps: ReadDeps, websiteId: string, ids: string[]): Promise<Map<string, Loaded>> {
   const generation = deps.documents.generation; // before the query: see versioned-cache.ts
-  const found = new Map<string, ProductJson>();
+  const found = new Map<string, Loaded>();
   for (const row of await repo.selectProducts(deps.db, websiteId, ids)) {
+    const version = row.modified_on.getTime();
     const json = ownBuffer(JSON.stringify(toProduct(row, deps.baseUrl)));
-    deps.documents.set(row.id, row.modified_on.getTime(), { websiteId, json }, generation);
-    found.set(row.id, json);
+    deps.documents.set(row.id, version, { websiteId, json }, generation);
+    found.set(row.id, { version, json });
   }
   return found;
 }
 
-/** The documents of these product versions: cached where that version is, rendered otherwise. */
+interface Loaded {
+  version: number;
+  json: ProductJson;
+}
+
+/**
+ * The documents of these products: the cached one where it is at the head's version, rendered
+ * otherwise, which gives the current version (newer than the head's if the product has changed
+ * since the head was read).
+ */
 async function documentsAt(
   deps: ReadDeps,
   websiteId: string,
   heads: repo.ProductHead[],
-): Promise<Map<string, ProductJson>> {
-  const found = new Map<string, ProductJson>();
+): Promise<Map<string, Loaded>> {
+  const found = new Map<string, Loaded>();
   const stale: string[] = [];
-  for (const head of heads) {
-    const document = deps.documents.at(head.id, head.version);
-    if (document) found.set(head.id, document.json);
-    else stale.push(head.id);
+  for (const { id, version } of heads) {
+    const document = deps.documents.at(id, version);
+    if (document) found.set(id, { version, json: document.json });
+    else stale.push(id);
   }
-  if (stale.length) for (const [id, json] of await load(deps, websiteId, stale)) found.set(id, json);
+  if (stale.length) for (const [id, loaded] of await load(deps, websiteId, stale)) found.set(id, loaded);
   return found;
 }
 
@@ -80,7 +92,7 @@ async function documentsOf(
   }
   if (unknown.length === 0) return found;
   const heads = await repo.selectProductHeads(deps, websiteId, unknown);
-  for (const [id, json] of await documentsAt(deps, websiteId, heads)) found.set(id, json);
+  for (const [id, { json }] of await documentsAt(deps, websiteId, heads)) found.set(id, json);
   return found;
 }
 
@@ -187,23 +199,40 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
   return filter;
 }
 
+/** The (id, version) rows of a page and the one after it, from memory where list-cache.ts has them. */
+async function pageHeads(
+  deps: ReadDeps & { clock: Clock; lists: ListCache },
+  websiteId: string,
+  filter: repo.PageFilter,
+): Promise<repo.ProductHead[]> {
+  // A window is read from the database once the changes stamped in it are visible (a cached page
+  // may predate some of them), so a reader whose next window starts at its end misses none.
+  if (filter.window) {
+    await closeWindow(deps, websiteId, filter.window.before);
+    return repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
+  }
+  const key = deps.lists.headsKey(websiteId, JSON.stringify(filter));
+  let rows = deps.lists.cachedHeads(key);
+  if (!rows) {
+    rows = await repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
+    deps.lists.keepHeads(key, rows);
+  }
+  return rows;
+}
+
 /**
  * A page of products ordered by (modifiedOn, id) ascending, with the cursor to the next page, as
- * the response body; from memory where list-cache.ts has it.
+ * the response body. Every change gets a modifiedOn greater than those already visible
+ * (db/change-clock.ts), so a reader resuming from a position it has seen misses no change.
  */
 export async function listProducts(
-  deps: ReadDeps & { cursors: CursorCodec; lists: ListCache },
+  deps: ReadDeps & { clock: Clock; cursors: CursorCodec; lists: ListCache },
   websiteId: string,
   query: ListProductsQueryT,
   pageUrl: string,
 ): Promise<Buffer> {
   const filter = parseListQuery(query, deps.cursors, websiteId);
-  const headsKey = deps.lists.headsKey(websiteId, JSON.stringify(filter));
-  let rows = deps.lists.cachedHeads(headsKey);
-  if (!rows) {
-    rows = await repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
-    deps.lists.keepHeads(headsKey, rows);
-  }
+  const rows = await pageHeads(deps, websiteId, filter);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
   let nextCursor: string | null = null;
@@ -221,8 +250,13 @@ export async function listProducts(
   const cached = deps.lists.cachedBody(bodyKey);
   if (cached) return cached;
   const documents = await documentsAt(deps, websiteId, page);
-  // A product deleted between the two queries is left out of the page (and the page not kept).
-  const products = page.flatMap((head) => documents.get(head.id) ?? []);
+  // Each product as of the position it was ordered by: one deleted since the page's query is
+  // left out, and so is one changed since, whose new version comes later in the order (and the
+  // page is not kept).
+  const products = page.flatMap((head) => {
+    const document = documents.get(head.id);
+    return document?.version === head.version ? [document.json] : [];
+  });
   const body = documentList(
     'products',
     products,

@@ -39,7 +39,10 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         tags,
         summary: 'List products',
         description:
-          'At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination.',
+          'At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination. ' +
+          'A change always sorts after every change already visible, and no two changes of a website share ' +
+          'a modifiedOn: a client resuming with the cursor, with modifiedAfter set to the newest modifiedOn it ' +
+          'has seen, or with a window ending at the present misses no change.',
         querystring: ListProductsQuery,
         response: { 200: ProductList, ...errorResponses(400, 401, 403, 429) },
       },

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { stampRows } from '../db/change-clock.ts';
 import { uniqueViolation, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
@@ -137,7 +138,6 @@ export async function createProduct(
       'SKU_UNAVAILABLE',
     );
 
-  const now = deps.clock.now();
   let notified = 0;
   // A generated slug may be taken by a concurrent create between our check and insert: retry.
   for (let attempt = 0; ; attempt++) {
@@ -149,6 +149,8 @@ export async function createProduct(
       );
     try {
       await deps.db.transaction().execute(async (trx) => {
+        // Until stampRows() below gives the product its place in the order.
+        const provisional = deps.clock.now();
         await repo.insertProduct(trx, {
           id,
           website_id: websiteId,
@@ -172,11 +174,13 @@ export async function createProduct(
             tags,
             skus: variants.map((v) => v.sku),
           }),
-          created_on: now,
-          modified_on: now,
+          created_on: provisional,
+          modified_on: provisional,
         });
         await repo.insertVariants(trx, variants);
         notified = await emit(trx, deps, { websiteId, topic: 'product.create', data: { productId: id } });
+        // Last, as every change (product-changes.ts stamp()).
+        await stampRows(trx, deps.clock, websiteId, 'products', [id], ['created_on', 'modified_on']);
       });
       break;
     } catch (error) {

@@ -8,6 +8,7 @@ import * as ownerWeb from './migrations/006-owner-web.ts';
 import * as clientIcons from './migrations/007-client-icons.ts';
 import * as webhooksInventory from './migrations/008-webhooks-inventory.ts';
 import * as imageHolders from './migrations/009-image-holders.ts';
+import * as changeClocks from './migrations/010-change-clocks.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -20,6 +21,7 @@ const migrations = {
   '007-client-icons': clientIcons,
   '008-webhooks-inventory': webhooksInventory,
   '009-image-holders': imageHolders,
+  '010-change-clocks': changeClocks,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

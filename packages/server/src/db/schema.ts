@@ -275,6 +275,12 @@ export interface InventoryAdjustmentKeysTable {
   created_at: Timestamp;
 }
 
+/** Each website's change clock: the last modifiedOn it handed out (db/change-clock.ts). */
+export interface ChangeClocksTable {
+  website_id: string;
+  stamp: Date;
+}
+
 export interface Database {
   owners: OwnersTable;
   websites: WebsitesTable;
@@ -295,4 +301,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   inventory_adjustment_keys: InventoryAdjustmentKeysTable;
+  change_clocks: ChangeClocksTable;
 }

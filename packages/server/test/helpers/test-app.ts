@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
-import { apiDeps } from '../../src/deps.ts';
+import { apiDeps, type ApiDeps } from '../../src/deps.ts';
 import { imageHandlers } from '../../src/catalog/images.service.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
 import { FileImageStorage, type ImageStorage } from '../../src/media/storage.ts';
@@ -44,6 +44,8 @@ export class TestClock implements Clock {
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
+  /** The services' dependencies (caches included) the app runs with, for calling them directly. */
+  api: ApiDeps;
   /** The app's id generation, for calling services directly. */
   ids: Ids;
   /** The app's job queue, for calling services directly. */
@@ -177,6 +179,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     db: handle.db,
     ids: randomIds,
     jobs,
+    api,
     webhooks: api.webhooks,
     tokens: api.tokens,
     storage: api.storage,

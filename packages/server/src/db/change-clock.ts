@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Clock } from '../clock.ts';
+import type { DatabaseHandle, Db } from './database.ts';
+
+/**
+ * The `modifiedOn` of changes, in the order sync clients read them (api-details 4): a reader
+ * that has seen a position must never find a change behind it later.
+ *
+ * A stamp read from the clock early in a transaction cannot promise that: a change stamped later
+ * may commit first, a reader moves past it, and the earlier stamp becomes visible behind the
+ * reader. So a change is stamped last, just before its commit, from the website's change clock:
+ * a row of `change_clocks` holding the last stamp given. Taking a stamp updates the row, and its
+ * row lock is released only once the commit is visible to every new snapshot; the next writer of
+ * the website waits for it and then takes a later stamp. The stamps of a website thus grow in the
+ * order their changes become visible, whatever the clocks of the instances say, and each change
+ * has its own millisecond, so a reader resuming with `modifiedAfter` set to the newest
+ * `modifiedOn` it has seen misses no change that shared it.
+ *
+ * Readers of a window ending at "now" need one more thing: see closeWindow().
+ */
+
+/** The tables whose rows are ordered by the change clock, with the columns a stamp may set. */
+interface Stamped {
+  products: 'modified_on' | 'created_on';
+}
+
+/**
+ * Stamps these rows (text ids) of the website, each later than every stamp the website's clock
+ * gave before, increasing in the order given; returns the stamps. One statement: the clock's row
+ * lock is held from it to the commit, while other writers of the website wait, so call it as the
+ * last work of the transaction, on rows it has already written.
+ */
+export async function stampRows<T extends keyof Stamped>(
+  trx: Db,
+  clock: Clock,
+  websiteId: string,
+  table: T,
+  ids: string[],
+  columns: Stamped[T][] = ['modified_on'],
+): Promise<Date[]> {
+  const count = ids.length;
+  if (count === 0) return [];
+  const set = sql.join(columns.map((column) => sql`${sql.ref(column)} = stamps.stamp`));
+  // A website without a clock row (new, or filled by a bulk load) starts past its newest product.
+  const { rows } = await sql<{ id: string; stamp: Date }>`
+    WITH clock AS (
+      INSERT INTO change_clocks AS c (website_id, stamp)
+      VALUES (${websiteId}, greatest(${clock.now()}::timestamptz,
+        (SELECT max(modified_on) + interval '1 ms' FROM products WHERE website_id = ${websiteId}))
+        + ${count - 1}::int4 * interval '1 ms')
+      ON CONFLICT (website_id) DO UPDATE SET stamp = greatest(excluded.stamp, c.stamp + ${count}::int4 * interval '1 ms')
+      RETURNING stamp AS last
+    ), stamps AS (
+      SELECT s.id, clock.last - (${count}::int4 - s.n) * interval '1 ms' AS stamp
+      FROM clock, unnest(${ids}::text[]) WITH ORDINALITY AS s(id, n)
+    )
+    UPDATE ${sql.table(table)} AS t SET ${set} FROM stamps WHERE t.id = stamps.id
+    RETURNING t.id, stamps.stamp`.execute(trx);
+  const stamps = new Map(rows.map((row) => [row.id, row.stamp]));
+  return ids.map((id) => stamps.get(id)!);
+}
+
+/** How far ahead of this instance's clock a window's end may be for closeWindow() to close it. */
+export const MAX_WINDOW_AHEAD_MS = 1000;
+
+/**
+ * Before a window of the website's changes ending at `end` is read: when this returns, every
+ * change not yet visible will get a stamp after `end`, so a reader whose next window starts at
+ * `end` misses none. It raises the clock to `end`, which waits for the changes being stamped now
+ * to commit. An end more than MAX_WINDOW_AHEAD_MS ahead of this instance's clock is left open:
+ * the clock is not moved into the future for it.
+ *
+ * Committed without waiting for the disk (no row of the catalog depends on it): a raise lost in
+ * a crash was to a time the clock has passed since.
+ */
+export async function closeWindow(
+  deps: { pool: DatabaseHandle['pool']; clock: Clock },
+  websiteId: string,
+  end: Date,
+): Promise<void> {
+  if (end.getTime() - deps.clock.now().getTime() > MAX_WINDOW_AHEAD_MS) return;
+  // One round trip: a simple query, so its values are written as literals.
+  await deps.pool.query(`
+    BEGIN;
+    SET LOCAL synchronous_commit = off;
+    INSERT INTO change_clocks AS c (website_id, stamp)
+    VALUES (${pg.escapeLiteral(websiteId)}, ${pg.escapeLiteral(end.toISOString())})
+    ON CONFLICT (website_id) DO UPDATE SET stamp = excluded.stamp WHERE c.stamp < excluded.stamp;
+    COMMIT`);
+}
