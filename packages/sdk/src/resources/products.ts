@@ -6,6 +6,9 @@ import { Images } from './images.js';
 import { Variants } from './variants.js';
 
 const PATH = '/1.1/commerce/products';
+/** The window of changedSince(): from the given time on (modifiedBefore is required with modifiedAfter). */
+const EPOCH = '1970-01-01T00:00:00.000Z';
+const OPEN_END = '9999-12-31T23:59:59.999Z';
 /** spec, Limits: products per get request. */
 export const GET_BATCH = 50;
 
@@ -35,6 +38,20 @@ export class Products {
         }),
       (page) => page.products,
     );
+  }
+
+  /**
+   * Every product changed after `modifiedOn` (not included), oldest change first: how a copy of
+   * the catalog is kept in sync. Keep the newest `modifiedOn` you have stored and pass it next
+   * time; no change is missed, even one committing while you read (the README's "Keeping a copy
+   * in sync"). Without `modifiedOn`, every product.
+   */
+  changedSince(
+    modifiedOn: string | Date = EPOCH,
+    options: CallOptions = {},
+  ): PagedList<ProductList, Product> {
+    const modifiedAfter = typeof modifiedOn === 'string' ? modifiedOn : modifiedOn.toISOString();
+    return this.list({ modifiedAfter, modifiedBefore: OPEN_END }, options);
   }
 
   /** One product, or several in the order asked (more than 50: several requests of 50). */

@@ -121,6 +121,29 @@ describe('products', () => {
       'in the order asked, across 3 requests',
     );
   });
+
+  test('changedSince: a copy kept in sync from the newest modifiedOn it has stored sees every later change', async () => {
+    const { products } = server.client;
+    const copy = new Map<string, Product>();
+    let newest: string | undefined;
+    const sync = async () => {
+      for await (const product of products.changedSince(newest)) {
+        copy.set(product.id, product);
+        newest = product.modifiedOn;
+      }
+    };
+    const first = await products.create(digital('Synced first'));
+    await sync();
+    assert.deepEqual(copy.get(first.id), first);
+
+    const renamed = await products.update(first.id, { name: 'Synced first, renamed' });
+    const second = await products.create(digital('Synced second'));
+    const before = copy.size;
+    await sync();
+    assert.equal(copy.size, before + 1, 'only the new product was added');
+    assert.deepEqual(copy.get(first.id), renamed);
+    assert.deepEqual(copy.get(second.id), second);
+  });
 });
 
 describe('variants and images', () => {

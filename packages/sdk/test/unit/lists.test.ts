@@ -57,6 +57,23 @@ test('for await over list() yields every item of every page, sending the cursor 
   );
 });
 
+test('changedSince() asks for the changes after a modifiedOn, with an open end, and follows cursors', async () => {
+  const { client, calls } = make(pagedProducts);
+  assert.equal((await client.products.changedSince('2026-05-01T10:00:00.123Z').toArray()).length, 120);
+  await client.products.changedSince(new Date('2026-05-02T00:00:00.000Z'));
+  await client.products.changedSince();
+  assert.deepEqual(
+    calls.map((c) => c.url.search),
+    [
+      '?modifiedAfter=2026-05-01T10%3A00%3A00.123Z&modifiedBefore=9999-12-31T23%3A59%3A59.999Z',
+      '?cursor=c1',
+      '?cursor=c2',
+      '?modifiedAfter=2026-05-02T00%3A00%3A00.000Z&modifiedBefore=9999-12-31T23%3A59%3A59.999Z',
+      '?modifiedAfter=1970-01-01T00%3A00%3A00.000Z&modifiedBefore=9999-12-31T23%3A59%3A59.999Z',
+    ],
+  );
+});
+
 test('pages() yields each page; the first page is fetched once even when awaited and then iterated', async () => {
   const { client, calls } = make(pagedProducts);
   const list = client.products.list();
