@@ -10,6 +10,9 @@
  *
  *   npm run bench:inventory -- --duration 10 --connections 20
  *
+ * With `--sync`, three sync clients (sync-readers.ts) read the products list meanwhile, one of
+ * each kind of resumption, and must end having seen every product's final state.
+ *
  * Every process started is stopped by its pid and the temporary folder removed, on failure and
  * on Ctrl-C too.
  */
@@ -27,6 +30,7 @@ import {
   startFreshService,
   undoOnExit,
 } from './harness.ts';
+import { missedFinalStates, syncReaders, type SyncReader } from './sync-readers.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +39,7 @@ const { values: args } = parseArgs({
     variants: { type: 'string', default: '200' },
     replays: { type: 'string', default: '0.1' },
     'per-product': { type: 'string', default: '5' },
+    sync: { type: 'boolean', default: false },
   },
 });
 const duration = Number(args.duration);
@@ -115,6 +120,42 @@ async function client(
   return latencies;
 }
 
+/** One more read by each sync reader, then each must hold every product's final state. */
+async function checkReaders(
+  readers: SyncReader[],
+  port: number,
+  headers: Record<string, string>,
+  productIds: string[],
+): Promise<boolean> {
+  for (const reader of readers) await reader.catchUp();
+  const current = new Map<string, string>();
+  for (let i = 0; i < productIds.length; i += 50) {
+    const res = await send(
+      port,
+      'GET',
+      `/1.1/commerce/products/${productIds.slice(i, i + 50).join(',')}`,
+      headers,
+    );
+    if (res.status !== 200) throw new Error(`products: ${res.status} ${res.body.toString()}`);
+    for (const p of JSON.parse(res.body.toString()).products as { id: string }[])
+      current.set(p.id, JSON.stringify(p));
+  }
+  log('\n| sync reader | page reads | p50 ms | p99 ms | final state of every product |');
+  log('|---|---:|---:|---:|---|');
+  let ok = true;
+  for (const reader of readers) {
+    const missed = missedFinalStates(reader, current);
+    const latencies = [...reader.latencies].sort((a, b) => a - b);
+    log(
+      `| ${reader.kind} | ${latencies.length} | ${fmt(percentile(latencies, 50), 1)} | ${fmt(percentile(latencies, 99), 1)} | ` +
+        `${missed.length ? `${missed.length} missed` : `all ${current.size} seen`} |`,
+    );
+    ok &&= missed.length === 0;
+  }
+  log(`${ok ? 'PASS' : 'FAIL'}  every sync reader ends having seen every product's final state`);
+  return ok;
+}
+
 try {
   log(`Emporium inventory benchmark: ${os.cpus().length} cores, node ${process.version}`);
   const { port, dataDir } = await startFreshService(exit, 'inventory', { IMAGE_WORKERS: '0' });
@@ -126,6 +167,7 @@ try {
   const headers = { authorization: `Bearer ${apiKey}`, 'user-agent': USER_AGENT };
 
   const variantIds: string[] = [];
+  const productIds: string[] = [];
   for (let p = 0; variantIds.length < variantCount; p++) {
     const n = Math.min(VARIANTS_A_PRODUCT, variantCount - variantIds.length);
     const body = JSON.stringify({
@@ -148,7 +190,8 @@ try {
       body,
     );
     if (res.status !== 201) throw new Error(`create product: ${res.status} ${res.body.toString()}`);
-    const product = JSON.parse(res.body.toString()) as { variants: { id: string }[] };
+    const product = JSON.parse(res.body.toString()) as { id: string; variants: { id: string }[] };
+    productIds.push(product.id);
     variantIds.push(...product.variants.map((v) => v.id));
   }
   log(`  ${variantIds.length} variants of ${INITIAL_STOCK} in stock, ${VARIANTS_A_PRODUCT} a product`);
@@ -160,9 +203,16 @@ try {
   await run(performance.now() + WARMUP_MS);
   const warmup = { applied: outcomes.applied, replayed: outcomes.replayed };
   Object.assign(outcomes, { applied: 0, insufficient: 0, running: 0, replayed: 0 });
+  const readers = args.sync ? syncReaders(port, headers) : [];
+  let writing = true;
+  const reading = readers.map(async (reader) => {
+    while (writing) await reader.catchUp();
+  });
   const started = performance.now();
   const runs = await run(started + duration * 1000);
   const seconds = (performance.now() - started) / 1000;
+  writing = false;
+  await Promise.all(reading);
   agent.destroy();
   const latencies = runs.flat().sort((a, b) => a - b);
 
@@ -202,7 +252,8 @@ try {
   log(
     `${ok ? 'PASS' : 'FAIL'}  final stock == initial + applied increments - applied decrements for every variant; no unexpected answer`,
   );
-  process.exitCode = ok ? 0 : 1;
+  const synced = readers.length === 0 || (await checkReaders(readers, port, headers, productIds));
+  process.exitCode = ok && synced ? 0 : 1;
 } finally {
   await exit.finish();
 }
