@@ -32,9 +32,12 @@ export function registerAuthentication(app: FastifyInstance, resolve: Credential
   });
 }
 
-/** Checks the route's scope; registered after the rate limit so a refused call still counts. */
+/**
+ * Checks the route's scope before the body is read; registered after the rate limit so a refused
+ * call still counts.
+ */
 export function registerScopeCheck(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     const scope = request.routeOptions.config.scope;
     if (!scope || !request.credential) return;
     if (!effectiveScopes(request.credential.scopes).has(scope)) {
