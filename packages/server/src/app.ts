@@ -15,6 +15,7 @@ import { registerAuthentication, registerScopeCheck, type CredentialResolver } f
 import { registerChangeWrappers } from './http/change-wrapper.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { handleError, registerErrorHandling } from './http/error-handler.ts';
+import { registerIdempotencyKeyCheck } from './http/idempotency-key.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     registerAuthentication(api, resolve);
     await registerRateLimit(api, deps.config.rateLimitPerMinute, deps.redis);
     registerScopeCheck(api);
+    registerIdempotencyKeyCheck(api);
     await api.register(productsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
     await api.register(productsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(variantsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });

@@ -67,10 +67,22 @@ function errorBodyProblem(oauth: boolean, body: string): string | undefined {
   return fits ? undefined : 'not the documented error body';
 }
 
+function missingKeyBody(request: FuzzRequest): string {
+  return JSON.stringify({
+    type: 'about:blank',
+    title: 'Bad Request',
+    status: 400,
+    detail: "Required header 'Idempotency-Key' is not present.",
+    instance: request.url.split('?')[0],
+  });
+}
+
 function problemOf(op: Operation, request: FuzzRequest, res: LightMyRequestResponse): string | undefined {
   if (res.statusCode >= 500) return `status ${res.statusCode}`;
   // The token endpoint answers in RFC 6749's shape (api-details 8); the router's 405 and the API in their own.
   const oauth = op.path.startsWith('/api/1/login/oauth/') && request.method === op.method;
+  if (res.statusCode === 400 && !request.headers['idempotency-key'] && res.body === missingKeyBody(request))
+    return undefined; // the platform's RFC 7807 answer to a missing Idempotency-Key (README, Inventory)
   if (res.statusCode >= 400) return errorBodyProblem(oauth, res.body);
   if (res.statusCode < 300) {
     const leaked = world.needles.find((n) => res.body.includes(n));

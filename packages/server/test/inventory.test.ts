@@ -361,11 +361,45 @@ describe('adjustment validation', () => {
     assert.deepEqual(await stocks(ids), [5, 5]);
   });
 
-  test('Idempotency-Key is required (MISSING_ARGUMENT naming it): 1 to 64 letters, digits, - or _', async () => {
+  test('without Idempotency-Key: 400 with the RFC 7807 body the platform sends, before the body is read', async () => {
     const { ids } = await stocked([0]);
     const body = { incrementOperations: [{ variantId: ids[0], quantity: 1 }] };
-    invalid(await adjust(body, null), /^idempotency-key: is required$/, 'MISSING_ARGUMENT');
-    for (const bad of ['', 'x'.repeat(65), 'two words', 'key!', 'clé', 'a.b', 'a/b']) {
+    const missing = async (res: Awaited<ReturnType<typeof adjust>>) => {
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+      assert.deepEqual(res.json(), {
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        detail: "Required header 'Idempotency-Key' is not present.",
+        instance: `${INVENTORY}/adjustments`,
+      });
+    };
+    await missing(await adjust(body, null));
+    await missing(await adjust(body, ''));
+    // Not even a broken body is looked at.
+    await missing(
+      await site.call({
+        method: 'POST',
+        url: `${INVENTORY}/adjustments?x=1`,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"incrementOperations": [',
+      }),
+    );
+    assert.deepEqual(await stocks(ids), [0]);
+  });
+
+  test('a credential without the scope is refused 403 before the missing Idempotency-Key is', async () => {
+    const reader = await ctx.site({ scopes: ['website.inventory.read'] });
+    const res = await adjust({ incrementOperations: [] }, null, reader);
+    assert.equal(res.statusCode, 403, res.body);
+    assert.equal(res.json().subtype, 'MISSING_SCOPE');
+  });
+
+  test('Idempotency-Key: 1 to 64 letters, digits, - or _', async () => {
+    const { ids } = await stocked([0]);
+    const body = { incrementOperations: [{ variantId: ids[0], quantity: 1 }] };
+    for (const bad of ['x'.repeat(65), 'two words', 'key!', 'clé', 'a.b', 'a/b']) {
       invalid(await adjust(body, bad), /^idempotency-key: /);
     }
     assert.deepEqual(await stocks(ids), [0]);

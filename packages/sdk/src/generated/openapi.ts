@@ -2911,7 +2911,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust the inventory
-         * @description At most 50 operations in all, each variant at most once; all apply or none (one transaction). A decrement below zero is a 409 INSUFFICIENT_STOCK; an increment or decrement of unlimited stock a 409 STOCK_NOT_TRACKED. The Idempotency-Key belongs to the API key or OAuth app that sends it and is kept 48 hours: the same key with the same body answers 204 again without applying twice; with another body, 400; while the first request with it is still running, 409 CONCURRENT_MODIFICATION. A refused adjustment (any 4xx) keeps nothing, the key included: correct it and send it again with the same key.
+         * @description At most 50 operations in all, each variant at most once; all apply or none (one transaction). A decrement below zero is a 409 INSUFFICIENT_STOCK; an increment or decrement of unlimited stock a 409 STOCK_NOT_TRACKED. The Idempotency-Key belongs to the API key or OAuth app that sends it and is kept 48 hours: the same key with the same body answers 204 again without applying twice; with another body, 400; while the first request with it is still running, 409 CONCURRENT_MODIFICATION. A refused adjustment (any 4xx) keeps nothing, the key included: correct it and send it again with the same key. Without the header the answer is a 400 with an RFC 7807 body (application/problem+json), as the platform sends.
          */
         post: {
             parameters: {

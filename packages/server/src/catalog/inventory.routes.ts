@@ -60,7 +60,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = asy
   app.post(
     `${PATH}/adjustments`,
     {
-      config: WRITE,
+      config: { ...WRITE, idempotencyKey: true },
       schema: {
         tags,
         summary: 'Adjust the inventory',
@@ -70,7 +70,8 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = asy
           'The Idempotency-Key belongs to the API key or OAuth app that sends it and is kept 48 hours: ' +
           'the same key with the same body answers 204 again without applying twice; with another body, 400; ' +
           'while the first request with it is still running, 409 CONCURRENT_MODIFICATION. ' +
-          'A refused adjustment (any 4xx) keeps nothing, the key included: correct it and send it again with the same key.',
+          'A refused adjustment (any 4xx) keeps nothing, the key included: correct it and send it again with the same key. ' +
+          'Without the header the answer is a 400 with an RFC 7807 body (application/problem+json), as the platform sends.',
         headers: AdjustmentHeaders,
         body: AdjustmentsBody,
         response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 409, 429) },

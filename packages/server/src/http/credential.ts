@@ -13,5 +13,7 @@ declare module 'fastify' {
     scope?: string;
     /** The body's fields may come wrapped as `{ present, value }` (http/change-wrapper.ts). */
     changeWrappers?: boolean;
+    /** The Idempotency-Key header is required (http/idempotency-key.ts). */
+    idempotencyKey?: boolean;
   }
 }
