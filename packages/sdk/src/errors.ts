@@ -166,12 +166,16 @@ export function apiError(
   headers: Headers,
   retryAfterMs: number | null = null,
 ): EmporiumError {
+  // An RFC 7807 body (a missing Idempotency-Key) says what was wrong in `detail`.
+  const problem = typeof (body as { detail?: unknown } | null)?.detail === 'string';
   const parsed: ApiErrorBody = isApiErrorBody(body)
     ? body
     : {
         type: status >= 500 ? 'SERVER_ERROR' : 'HTTP_ERROR',
         subtype: null,
-        message: `HTTP ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`,
+        message: problem
+          ? (body as { detail: string }).detail
+          : `HTTP ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`,
         contextId: '',
       };
   const init: EmporiumErrorInit = {

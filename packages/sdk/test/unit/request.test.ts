@@ -259,6 +259,17 @@ describe('retries', () => {
     assert.equal(calls.length, 1);
   });
 
+  test("the RFC 7807 answer to a missing Idempotency-Key is a ValidationError with the body's detail", async () => {
+    const detail = "Required header 'Idempotency-Key' is not present.";
+    const { fetch } = sequence(() =>
+      json(400, { type: 'about:blank', title: 'Bad Request', status: 400, detail, instance: '/x' }),
+    );
+    await assert.rejects(
+      client(fetch).emporium.inventory.adjust({ incrementOperations: [] }, { idempotencyKey: '' }),
+      (e: unknown) => e instanceof ValidationError && e.message === detail,
+    );
+  });
+
   test('gives up after maxRetries and throws the last error', async () => {
     const { fetch, calls } = sequence(() =>
       json(503, apiErrorBody('SERVICE_UNAVAILABLE', null, 'shutting down')),
