@@ -345,6 +345,21 @@ describe('sendTestNotification', () => {
     assert.deepEqual(queued, []);
   });
 
+  test('the sample data of order.create and order.update have the shapes of the platform', async () => {
+    const app = await subscribed(['order.create', 'order.update']);
+    const url = `${PATH}/${app.subscription.id}/actions/sendTestNotification`;
+    for (const [topic, data] of [
+      ['order.create', { orderId: '000000000000000000000000' }],
+      ['order.update', { orderId: '000000000000000000000000', update: 'FULFILLED' }],
+    ] as const) {
+      const arriving = next();
+      assert.equal((await app.call('POST', url, { topic })).statusCode, 200);
+      const [notification] = await arriving;
+      assert.equal(notification?.json.topic, topic);
+      assert.deepEqual(notification?.json.data, data);
+    }
+  });
+
   test('an unreachable receiver: statusCode null and the reason', async () => {
     const app = await subscribed(['order.create']);
     const closed = new Receiver();

@@ -188,7 +188,7 @@ function sampleData(owner: Owner): { [T in Topic]: TopicData[T] } {
   return {
     'extension.uninstall': { clientId: owner.clientId },
     'order.create': { orderId: sample },
-    'order.update': { orderId: sample },
+    'order.update': { orderId: sample, update: 'FULFILLED' },
     'product.create': { productId: sample },
     'product.update': { productId: sample },
     'product.delete': { productId: sample },

@@ -19,11 +19,14 @@ export function isTopic(value: string): value is Topic {
   return Object.hasOwn(TOPIC_SCOPES, value);
 }
 
+/** What changed in an `order.update` (platform-surface 3). */
+export type OrderUpdate = 'FULFILLED' | 'REFUNDED' | 'CANCELED' | 'MARKED_PENDING' | 'EMAIL_UPDATED';
+
 /** What an event's notification carries in `data`. */
 export interface TopicData {
   'extension.uninstall': { clientId: string };
   'order.create': { orderId: string };
-  'order.update': { orderId: string };
+  'order.update': { orderId: string; update: OrderUpdate };
   'product.create': { productId: string };
   'product.update': { productId: string };
   'product.delete': { productId: string };
