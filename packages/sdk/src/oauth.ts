@@ -10,11 +10,13 @@ import type { TokenSet } from './tokens.js';
 export const AUTHORIZE_PATH = '/api/1/login/oauth/provider/authorize';
 export const TOKEN_PATH = '/api/1/login/oauth/provider/tokens';
 
-/** The eleven scopes of the spec. A write scope implies its `.read` scope. */
+/** The scopes of the spec and the platform's profiles pair. A write scope implies its `.read` scope. */
 export type Scope =
   | 'website.orders'
   | 'website.orders.read'
   | 'website.transactions.read'
+  | 'website.profiles'
+  | 'website.profiles.read'
   | 'website.inventory'
   | 'website.inventory.read'
   | 'website.products'

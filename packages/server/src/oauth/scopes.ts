@@ -1,8 +1,13 @@
-/** The eleven scopes of the spec. A write scope implies its `.read` scope (api-details 8). */
+/**
+ * The eleven scopes of the spec, and the platform's profiles pair (platform-surface 0.7). A write
+ * scope implies its `.read` scope (api-details 8).
+ */
 export const SCOPES = [
   'website.orders',
   'website.orders.read',
   'website.transactions.read',
+  'website.profiles',
+  'website.profiles.read',
   'website.inventory',
   'website.inventory.read',
   'website.products',
@@ -20,6 +25,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'website.orders': 'Send order data and mark orders fulfilled',
   'website.orders.read': 'View order and fulfillment information',
   'website.transactions.read': 'Access transactional order and donation data',
+  'website.profiles': 'View and manage customer profiles',
+  'website.profiles.read': 'View customer profiles',
   'website.inventory': 'View and update inventory stock levels',
   'website.inventory.read': 'View inventory stock levels',
   'website.products': 'View product information and modify products',
