@@ -55,6 +55,7 @@ export type VariantImage = RequestBody<`${VariantPath}/image`, 'post'>;
 export type StorePageList = ResponseBody<'/1.0/commerce/store_pages', 'get'>;
 export type StorePage = StorePageList['storePages'][number];
 export type Website = ResponseBody<'/1.0/authorization/website', 'get'>;
+export type Member = ResponseBody<'/1.0/authorization/member', 'get'>;
 
 export type InventoryList = ResponseBody<'/1.0/commerce/inventory', 'get'>;
 export type InventoryItem = InventoryList['inventory'][number];

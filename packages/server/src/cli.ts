@@ -14,7 +14,7 @@ import { createClient } from './oauth/clients.service.ts';
 import { revokeAccess } from './oauth/revocation.ts';
 
 const USAGE = `usage: emporium serve | worker | migrate | admin <command> [options]
-  admin create-owner --email E --password P
+  admin create-owner --email E --password P [--first-name F --last-name L]
   admin create-website --owner E --title T [--currency USD] [--measurement-standard IMPERIAL|METRIC]
   admin create-store-page --website ID --title T
   admin create-api-key --website ID --scopes S1,S2 [--name N]
@@ -40,9 +40,20 @@ interface Command {
 
 const ADMIN: Record<string, Command> = {
   'create-owner': {
-    options: { email: { type: 'string' }, password: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+    },
     required: ['email', 'password'],
-    run: (deps, v) => createOwner(deps, { email: v.email!, password: v.password! }),
+    run: (deps, v) =>
+      createOwner(deps, {
+        email: v.email!,
+        password: v.password!,
+        firstName: v['first-name'],
+        lastName: v['last-name'],
+      }),
   },
   'create-website': {
     options: {

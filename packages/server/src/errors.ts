@@ -42,8 +42,9 @@ export class Unauthorized extends DomainError {
   constructor(
     message: string,
     readonly challenge = 'Bearer realm="emporium"',
+    subtype: string | null = null,
   ) {
-    super(message, null);
+    super(message, subtype);
   }
 }
 

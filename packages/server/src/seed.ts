@@ -24,7 +24,7 @@ export async function seedDemoSite(deps: { db: Db; clock: Clock; ids: Ids }): Pr
   if (any) return undefined;
   const email = 'demo@example.com';
   const password = randomBytes(12).toString('base64url');
-  await createOwner(deps, { email, password });
+  await createOwner(deps, { email, password, firstName: 'Demo', lastName: 'Owner' });
   const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Demo Store' });
   const { apiKey } = await createApiKey(deps, { websiteId, name: 'Demo key', scopes: SCOPES.join(',') });
   return { email, password, websiteId, storePageId, apiKey };

@@ -17,6 +17,7 @@ test('the committed openapi.json matches the route schemas (run `npm run openapi
 test('the document describes every API endpoint and the token endpoint', async () => {
   const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
   assert.deepEqual(Object.keys(document.paths).sort(), [
+    '/1.0/authorization/member',
     '/1.0/authorization/website',
     '/1.0/commerce/inventory',
     '/1.0/commerce/inventory/adjustments',

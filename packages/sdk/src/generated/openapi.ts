@@ -3129,6 +3129,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.0/authorization/member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site owner who granted the OAuth token
+         * @description Any OAuth access token may read it, whatever its scopes. An API key belongs to no member: 401 OAUTH_TOKEN_REQUIRED.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            email: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.0/webhook_subscriptions": {
         parameters: {
             query?: never;

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { revokeAccess } from '../../../server/src/oauth/revocation.ts';
 import { allow, registerApp, REDIRECT_URI, type App } from '../../../server/test/helpers/oauth.ts';
 import {
+  AuthenticationError,
   Emporium,
   EmporiumOAuth,
   MemoryTokenStore,
@@ -123,6 +124,19 @@ describe('OAuth against the real token endpoint', () => {
       oauth: { client: auth, store, key: 'site' },
     });
     assert.equal((await client.website.get()).id, server.site.websiteId);
+    const owner = await server.ctx.db
+      .selectFrom('websites')
+      .innerJoin('owners', 'owners.id', 'websites.owner_id')
+      .select(['owners.id', 'owners.email'])
+      .where('websites.id', '=', server.site.websiteId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(await client.website.member(), {
+      id: owner.id,
+      firstName: '',
+      lastName: '',
+      email: owner.email,
+    });
+    await assert.rejects(server.client.website.member(), AuthenticationError, 'an API key has no member');
   });
 
   test('a wrong PKCE verifier, and a code used twice, are invalid_grant', async () => {

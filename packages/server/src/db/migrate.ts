@@ -9,6 +9,7 @@ import * as clientIcons from './migrations/007-client-icons.ts';
 import * as webhooksInventory from './migrations/008-webhooks-inventory.ts';
 import * as imageHolders from './migrations/009-image-holders.ts';
 import * as changeClocks from './migrations/010-change-clocks.ts';
+import * as ownerNames from './migrations/011-owner-names.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -22,6 +23,7 @@ const migrations = {
   '008-webhooks-inventory': webhooksInventory,
   '009-image-holders': imageHolders,
   '010-change-clocks': changeClocks,
+  '011-owner-names': ownerNames,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

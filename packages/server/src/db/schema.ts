@@ -17,6 +17,9 @@ type Timestamp = Date;
 export interface OwnersTable {
   id: string;
   email: string;
+  /** Empty when not given. */
+  first_name: string;
+  last_name: string;
   password_hash: string;
   created_at: Timestamp;
 }

@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
+import { Unauthorized } from '../errors.ts';
+import { memberOf } from './owners.service.ts';
 import { getWebsite, websiteResponse } from './websites.service.ts';
 
 const Website = Type.Object({
@@ -13,6 +15,13 @@ const Website = Type.Object({
   measurementStandard: Type.String(),
   language: Type.String(),
   timeZone: Type.String(),
+});
+
+const Member = Type.Object({
+  id: Type.String(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  email: Type.String(),
 });
 
 /** The website the credential belongs to; any valid credential may read it. */
@@ -31,4 +40,27 @@ export const websiteRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async
       async (request) => websiteResponse(await getWebsite(deps.db, websiteOf(request)), deps.baseUrl),
     );
   }
+
+  app.get(
+    '/1.0/authorization/member',
+    {
+      schema: {
+        tags: ['Website'],
+        summary: 'The site owner who granted the OAuth token',
+        description:
+          'Any OAuth access token may read it, whatever its scopes. An API key belongs to no member: 401 OAUTH_TOKEN_REQUIRED.',
+        response: { 200: Member, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      if (request.credential?.kind !== 'access_token') {
+        throw new Unauthorized(
+          'Authorization: this endpoint takes an OAuth access token, not an API key',
+          undefined,
+          'OAUTH_TOKEN_REQUIRED',
+        );
+      }
+      return memberOf(deps.db, websiteOf(request));
+    },
+  );
 };

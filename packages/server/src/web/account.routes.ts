@@ -17,14 +17,35 @@ function accountForm(
   csrf: string,
   next: string,
   error?: string,
-  email = '',
+  given: { email?: string; firstName?: string; lastName?: string } = {},
 ): Html {
   const signIn = kind === 'signIn';
   const onward = encodeURIComponent(next);
+  const email = given.email ?? '';
   return html`${notice(error)}
     <form class="stack" method="post" action="${signIn ? '/login' : '/signup'}">
       <input type="hidden" name="csrf" value="${csrf}" />
       <input type="hidden" name="next" value="${next}" />
+      ${
+        signIn
+          ? ''
+          : html`<label
+                >First name
+                <input
+                  name="firstName"
+                  value="${given.firstName ?? ''}"
+                  autocomplete="given-name"
+                  maxlength="100"
+              /></label>
+              <label
+                >Last name
+                <input
+                  name="lastName"
+                  value="${given.lastName ?? ''}"
+                  autocomplete="family-name"
+                  maxlength="100"
+              /></label>`
+      }
       <label
         >Email <input type="email" name="email" value="${email}" autocomplete="username" required
       /></label>
@@ -73,7 +94,7 @@ export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
         request.browser.csrf,
         next,
         'That email and password do not match an account.',
-        email,
+        { email },
       );
       return sendPage(reply, 401, page('Sign in', form));
     }
@@ -95,14 +116,25 @@ export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
     requireCsrf(deps, request);
     const next = internalPath(field(request.body, 'next'));
     const email = field(request.body, 'email').trim();
+    const firstName = field(request.body, 'firstName');
+    const lastName = field(request.body, 'lastName');
     try {
-      const { ownerId } = await createOwner(deps, { email, password: field(request.body, 'password') });
+      const { ownerId } = await createOwner(deps, {
+        email,
+        password: field(request.body, 'password'),
+        firstName,
+        lastName,
+      });
       await deps.sessions.signIn(reply, { id: ownerId, email });
       await recordAudit(deps, deps.db, { kind: 'login', ownerId, ip: request.ip });
       return reply.redirect(next, 303);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const form = accountForm('signUp', request.browser.csrf, next, error.message, email);
+      const form = accountForm('signUp', request.browser.csrf, next, error.message, {
+        email,
+        firstName,
+        lastName,
+      });
       return sendPage(reply, error.status, page('Create your account', form));
     }
   });

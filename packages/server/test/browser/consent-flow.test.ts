@@ -80,6 +80,8 @@ describe('the consent flow in Chromium', { skip }, () => {
   test('an owner signs up, adds a site and registers an app with an icon', async () => {
     const page = await newPage();
     await page.goto(`${origin}/signup`);
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel(/^Password/).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -145,6 +147,15 @@ describe('the consent flow in Chromium', { skip }, () => {
     });
     assert.equal(site.status, 200);
     assert.equal(((await site.json()) as { id: string }).id, websiteId);
+    const member = await fetch(`${origin}/1.0/authorization/member`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'user-agent': 'label-printer/1.0' },
+    });
+    assert.equal(member.status, 200);
+    assert.deepEqual(
+      { ...((await member.json()) as Record<string, string>), id: '' },
+      { id: '', firstName: 'Ada', lastName: 'Lovelace', email },
+      'the names given at sign-up',
+    );
     await page.close();
   });
 
