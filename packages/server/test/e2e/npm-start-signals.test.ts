@@ -138,8 +138,10 @@ async function npmStart(): Promise<NpmStart> {
   let exited = false;
   void exit.then(() => (exited = true));
 
+  // Up once it answers and its "Server listening" line (which names its pid) has been read: the
+  // log line may reach the pipe after the first answer.
   const up = await until(
-    () => healthy(port),
+    async () => (await healthy(port)) && /"pid":\d+[^\n]*Server listening/.test(out),
     (ok) => ok || exited,
     60_000,
   );
