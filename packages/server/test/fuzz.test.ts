@@ -11,6 +11,7 @@ import type { LookupFunction } from 'node:net';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { missingKeyProblem } from '../src/http/idempotency-key.ts';
 import { operations, requestArb, type FuzzRequest, type Operation } from './helpers/fuzz/requests.ts';
 import { fuzzWorld, type World } from './helpers/fuzz/world.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
@@ -67,21 +68,15 @@ function errorBodyProblem(oauth: boolean, body: string): string | undefined {
   return fits ? undefined : 'not the documented error body';
 }
 
-function missingKeyBody(request: FuzzRequest): string {
-  return JSON.stringify({
-    type: 'about:blank',
-    title: 'Bad Request',
-    status: 400,
-    detail: "Required header 'Idempotency-Key' is not present.",
-    instance: request.url.split('?')[0],
-  });
-}
-
 function problemOf(op: Operation, request: FuzzRequest, res: LightMyRequestResponse): string | undefined {
   if (res.statusCode >= 500) return `status ${res.statusCode}`;
   // The token endpoint answers in RFC 6749's shape (api-details 8); the router's 405 and the API in their own.
   const oauth = op.path.startsWith('/api/1/login/oauth/') && request.method === op.method;
-  if (res.statusCode === 400 && !request.headers['idempotency-key'] && res.body === missingKeyBody(request))
+  if (
+    res.statusCode === 400 &&
+    !request.headers['idempotency-key'] &&
+    res.body === JSON.stringify(missingKeyProblem(request.url))
+  )
     return undefined; // the platform's RFC 7807 answer to a missing Idempotency-Key (README, Inventory)
   if (res.statusCode >= 400) return errorBodyProblem(oauth, res.body);
   if (res.statusCode < 300) {

@@ -62,7 +62,7 @@ export async function stampRows<T extends keyof Stamped>(
 }
 
 /** How far ahead of this instance's clock a window's end may be for closeWindow() to close it. */
-export const MAX_WINDOW_AHEAD_MS = 1000;
+const MAX_WINDOW_AHEAD_MS = 1000;
 
 /**
  * Before a window of the website's changes ending at `end` is read: when this returns, every

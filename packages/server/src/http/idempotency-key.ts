@@ -13,15 +13,17 @@ export function registerIdempotencyKeyCheck(app: FastifyInstance): void {
     const key = request.headers['idempotency-key'];
     if (typeof key === 'string' && key !== '') return;
     if (!request.raw.complete) closeAfterAnswer(reply);
-    return reply
-      .code(400)
-      .type('application/problem+json')
-      .send({
-        type: 'about:blank',
-        title: 'Bad Request',
-        status: 400,
-        detail: "Required header 'Idempotency-Key' is not present.",
-        instance: request.url.split('?')[0],
-      });
+    return reply.code(400).type('application/problem+json').send(missingKeyProblem(request.url));
   });
+}
+
+/** The RFC 7807 body of a request to `url` without its Idempotency-Key. */
+export function missingKeyProblem(url: string) {
+  return {
+    type: 'about:blank',
+    title: 'Bad Request',
+    status: 400,
+    detail: "Required header 'Idempotency-Key' is not present.",
+    instance: url.split('?')[0],
+  };
 }
