@@ -292,6 +292,22 @@ describe('incremental sync', () => {
     );
   });
 
+  test('a window ending up to 1 s ahead is closed: later changes sort after its end; one further ahead is left open', async () => {
+    const s = await ctx.site();
+    const [product] = await stockedProducts(s, 1);
+    const windowTo = async (aheadMs: number) => {
+      const end = new Date(ctx.clock.now().getTime() + aheadMs).toISOString();
+      await page(s, { modifiedAfter: EPOCH, modifiedBefore: end });
+      await rename(s, product!.id, `After a window ${aheadMs} ms ahead`);
+      const [changed] = await current(s, [product!.id]);
+      return { end, modifiedOn: changed!.modifiedOn };
+    };
+    const near = await windowTo(900);
+    assert.ok(near.modifiedOn > near.end, `${near.modifiedOn} sorts after ${near.end}`);
+    const far = await windowTo(5000);
+    assert.ok(far.modifiedOn < far.end, 'the clock is not moved 5 s into the future');
+  });
+
   test('a page shows each product as of the position it was ordered by; a product changed meanwhile comes later', async () => {
     const s = await ctx.site();
     const products = await stockedProducts(s, 4);
