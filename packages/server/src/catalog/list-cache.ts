@@ -1,6 +1,11 @@
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { VersionedCache } from '../versioned-cache.ts';
-import type { ProductHead } from './products.repo.ts';
+
+/** A row of a list page: which document, at which version (its modifiedOn in milliseconds). */
+export interface Head {
+  id: string;
+  version: number;
+}
 
 /** About 1,000 pages of heads (4 KB each) and 70 bodies of 115 KB: what many clients poll. */
 const HEADS_BYTES = 4 * 1024 * 1024;
@@ -9,27 +14,31 @@ const BODIES_BYTES = 8 * 1024 * 1024;
 const MAX_COUNTED_WEBSITES = 100_000;
 
 /**
- * List pages served from memory, in two layers.
+ * List pages served from memory, in two layers; one cache for products, one for orders.
  *
  * Heads: the (id, version) rows a list query returned, by website and query. Only trusted while
- * the change feed is live. Each website has a change count, bumped by its `catalog` notice
- * (any product of it created, changed or deleted, by anyone) and by this instance's own writes;
+ * the change feed is live. Each website has a change count, bumped by its notice (`catalog` when
+ * any product of it is created, changed or deleted, by anyone; `orders` likewise for its orders)
+ * and by this instance's own writes;
  * the count is part of the key, so a change makes every older page of the website unreachable
  * at once, including one a racing read stores after the change (it read the count before).
  *
- * Bodies: finished first pages by page URL, cursor and the versions of their products. A
- * changed product makes a new key, so a body is never stale and needs no invalidation; clients
+ * Bodies: finished first pages by page URL, cursor and the versions of their documents. A
+ * changed document makes a new key, so a body is never stale and needs no invalidation; clients
  * polling one page get the same bytes without a 115 KB copy per request.
  */
 export class ListCache {
-  private readonly heads = new VersionedCache<ProductHead[]>(HEADS_BYTES, (rows) => 64 + rows.length * 80);
+  private readonly heads = new VersionedCache<Head[]>(HEADS_BYTES, (rows) => 64 + rows.length * 80);
   private readonly bodies = new VersionedCache<Buffer>(BODIES_BYTES, (body) => body.length + 2048);
   private readonly changes = new Map<string, number>();
   private epoch = 0;
 
-  constructor(private readonly feed?: ChangeFeed) {
+  constructor(
+    private readonly feed?: ChangeFeed,
+    notice: 'catalog' | 'orders' = 'catalog',
+  ) {
     feed?.on('change', (kind: string, websiteId: string) => {
-      if (kind === 'catalog') this.catalogChanged(websiteId);
+      if (kind === notice) this.changed(websiteId);
     });
     feed?.on('live', () => {
       this.changes.clear();
@@ -42,15 +51,16 @@ export class ListCache {
     return `${this.epoch}:${this.changes.get(websiteId) ?? 0}:${websiteId}:${query}`;
   }
 
-  cachedHeads(key: string): ProductHead[] | undefined {
+  cachedHeads(key: string): Head[] | undefined {
     return this.feed?.live ? this.heads.at(key, 0) : undefined;
   }
 
-  keepHeads(key: string, rows: ProductHead[]): void {
+  keepHeads(key: string, rows: Head[]): void {
     this.heads.set(key, 0, rows, this.heads.generation);
   }
 
-  catalogChanged(websiteId: string): void {
+  /** A list of the website changed: every page of it kept so far is out of date. */
+  changed(websiteId: string): void {
     if (this.changes.size >= MAX_COUNTED_WEBSITES && !this.changes.has(websiteId)) {
       this.changes.clear();
       this.epoch++;

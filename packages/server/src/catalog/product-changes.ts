@@ -71,7 +71,7 @@ async function stamp(trx: Db, deps: CatalogDeps, websiteId: string, pending: Pen
 function announce(deps: CatalogDeps, websiteId: string, recorded: Recorded[]): void {
   if (recorded.some((r) => r.notified)) deps.jobs.wakeDeliveryWorkers();
   for (const r of recorded) deps.documents.invalidate(r.productId, r.version);
-  if (recorded.length) deps.lists.catalogChanged(websiteId);
+  if (recorded.length) deps.lists.changed(websiteId);
 }
 
 /**

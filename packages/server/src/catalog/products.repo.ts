@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
+import type { Head } from './list-cache.ts';
 import type { ImageRow, ProductRow, VariantRow } from './products.mapper.ts';
 
 /**
@@ -61,11 +62,7 @@ export function selectProducts(db: Db, websiteId: string, ids: string[]): Promis
 }
 
 /** Which products exist, at which version: what a read needs before it uses cached documents. */
-export interface ProductHead {
-  id: string;
-  /** modifiedOn in milliseconds since the epoch, the version of the product's document. */
-  version: number;
-}
+export type ProductHead = Head;
 
 const version = sql<number>`(extract(epoch FROM products.modified_on) * 1000)::int8`.as('version');
 

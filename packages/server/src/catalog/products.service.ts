@@ -197,7 +197,7 @@ export async function createProduct(
     }
   }
   if (notified) deps.jobs.wakeDeliveryWorkers();
-  deps.lists.catalogChanged(websiteId);
+  deps.lists.changed(websiteId);
   return getProduct(deps, websiteId, id);
 }
 
@@ -288,6 +288,6 @@ export async function deleteProduct(
   });
   if (notified) deps.jobs.wakeDeliveryWorkers();
   deps.documents.invalidate(productId, GONE);
-  deps.lists.catalogChanged(websiteId);
+  deps.lists.changed(websiteId);
   for (const imageId of imageIds) await deps.storage.remove(imageId);
 }

@@ -23,6 +23,8 @@ import type { DatabaseHandle, Db } from './database.ts';
 /** The tables whose rows are ordered by the change clock, with the columns a stamp may set. */
 interface Stamped {
   products: 'modified_on' | 'created_on';
+  orders: 'modified_on';
+  transaction_documents: 'modified_on' | 'created_on';
 }
 
 /**
@@ -42,12 +44,14 @@ export async function stampRows<T extends keyof Stamped>(
   const count = ids.length;
   if (count === 0) return [];
   const set = sql.join(columns.map((column) => sql`${sql.ref(column)} = stamps.stamp`));
-  // A website without a clock row (new, or filled by a bulk load) starts past its newest product.
+  // A website without a clock row (new, or filled by a bulk load) starts past its newest change.
   const { rows } = await sql<{ id: string; stamp: Date }>`
     WITH clock AS (
       INSERT INTO change_clocks AS c (website_id, stamp)
       VALUES (${websiteId}, greatest(${clock.now()}::timestamptz,
-        (SELECT max(modified_on) + interval '1 ms' FROM products WHERE website_id = ${websiteId}))
+        (SELECT max(modified_on) + interval '1 ms' FROM products WHERE website_id = ${websiteId}),
+        (SELECT max(modified_on) + interval '1 ms' FROM orders WHERE website_id = ${websiteId}),
+        (SELECT max(modified_on) + interval '1 ms' FROM transaction_documents WHERE website_id = ${websiteId}))
         + ${count - 1}::int4 * interval '1 ms')
       ON CONFLICT (website_id) DO UPDATE SET stamp = greatest(excluded.stamp, c.stamp + ${count}::int4 * interval '1 ms')
       RETURNING stamp AS last

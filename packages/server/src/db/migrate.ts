@@ -10,6 +10,7 @@ import * as webhooksInventory from './migrations/008-webhooks-inventory.ts';
 import * as imageHolders from './migrations/009-image-holders.ts';
 import * as changeClocks from './migrations/010-change-clocks.ts';
 import * as ownerNames from './migrations/011-owner-names.ts';
+import * as orders from './migrations/012-orders.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -24,6 +25,7 @@ const migrations = {
   '009-image-holders': imageHolders,
   '010-change-clocks': changeClocks,
   '011-owner-names': ownerNames,
+  '012-orders': orders,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
