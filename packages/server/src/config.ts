@@ -11,6 +11,8 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   rateLimitPerMinute: number;
+  /** Orders a website may import a hour through API keys (platform-surface 2.1.3: 100). */
+  orderImportsPerHour: number;
   /** Sign-in, sign-up and consent posts a client address may make a minute on the owner pages. */
   signInPerMinute: number;
   /** Where instances share rate-limit counts; unset: each instance counts alone. */
@@ -36,6 +38,9 @@ export class ConfigError extends Error {}
 
 /** Enough for the hot set of a large catalog; a whole-catalog sync must stay within the RSS budget. */
 export const DEFAULT_PRODUCT_CACHE_MB = 32;
+
+/** The platform's own limit on order imports with an API key. */
+export const DEFAULT_ORDER_IMPORTS_PER_HOUR = 100;
 
 /** Enough for a person who mistypes; far too few to guess a password. */
 export const DEFAULT_SIGN_IN_PER_MINUTE = 10;
@@ -126,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     logLevel,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    orderImportsPerHour: integer(env, 'ORDER_IMPORTS_PER_HOUR', DEFAULT_ORDER_IMPORTS_PER_HOUR, 1, 1_000_000),
     signInPerMinute: integer(env, 'SIGN_IN_PER_MINUTE', DEFAULT_SIGN_IN_PER_MINUTE, 1, 1_000_000),
     redisUrl,
     productCacheMb: integer(env, 'PRODUCT_CACHE_MB', DEFAULT_PRODUCT_CACHE_MB, 0, 65_536),

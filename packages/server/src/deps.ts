@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import { ListCache } from './catalog/list-cache.ts';
 import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
 import type { Clock } from './clock.ts';
-import { DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
+import { orderCaches, type OrderCaches } from './commerce/order-caches.ts';
+import { DEFAULT_ORDER_IMPORTS_PER_HOUR, DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import type { Ids } from './ids.ts';
@@ -19,7 +20,12 @@ import type { WebhookSettings } from './webhooks/delivery.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'baseUrl' | 'authUrl' | 'logLevel' | 'rateLimitPerMinute'> &
-    Partial<Pick<Config, 'productCacheMb' | 'signInPerMinute' | 'requestTimeoutSeconds' | 'trustProxy'>>;
+    Partial<
+      Pick<
+        Config,
+        'productCacheMb' | 'signInPerMinute' | 'requestTimeoutSeconds' | 'trustProxy' | 'orderImportsPerHour'
+      >
+    >;
   db: Db;
   pool: DatabaseHandle['pool'];
   /** Database change notices that let caches answer without a query; unset, every read asks. */
@@ -55,6 +61,9 @@ export interface ApiDeps {
   /** Live OAuth access tokens, so most API calls with one need no query. */
   tokens: AccessTokenCache;
   webhooks: WebhookSettings;
+  orders: OrderCaches;
+  /** Orders a website may import a hour through API keys. */
+  orderImportsPerHour: number;
 }
 
 /** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
@@ -71,6 +80,8 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
     jobs: deps.jobs,
     webhooks: deps.webhooks,
     tokens: accessTokenCache(deps.changes),
+    orders: orderCaches(deps.changes),
+    orderImportsPerHour: deps.config.orderImportsPerHour ?? DEFAULT_ORDER_IMPORTS_PER_HOUR,
     documents: productDocuments(
       (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
       deps.changes,

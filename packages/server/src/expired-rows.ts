@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from './clock.ts';
 import type { Db } from './db/database.ts';
-import { ADJUSTMENT_KEY_KEPT_MS } from './catalog/inventory.service.ts';
+import { KEY_KEPT_MS } from './db/idempotency-keys.ts';
 
 /** Rows outlive their expiry by a day, so nothing in use is ever swept from under a request. */
 const GRACE_MS = 24 * 3600_000;
@@ -12,9 +12,9 @@ const AUDIT_KEEP_MS = 365 * 24 * 3600_000;
  * Deletes what can no longer be used: expired access tokens; expired refresh tokens that no
  * pending refresh still needs as its parent (its siblings are found through it); grants left
  * with no token, once their code expired or they were revoked; expired sessions and
- * authorization requests; security events older than a year; inventory adjustment keys past
- * their 48 hours (no grace: adjustments stop seeing them then). Idempotent, so every instance
- * may run it. Returns the rows deleted, by table.
+ * authorization requests; security events older than a year; idempotency keys of inventory
+ * adjustments and order imports past their 48 hours (no grace: requests stop seeing them then).
+ * Idempotent, so every instance may run it. Returns the rows deleted, by table.
  */
 export async function sweepExpiredRows(deps: { db: Db; clock: Clock }): Promise<Record<string, number>> {
   const now = deps.clock.now();
@@ -82,11 +82,13 @@ export async function sweepExpiredRows(deps: { db: Db; clock: Clock }): Promise<
       .where('at', '<', new Date(now.getTime() - AUDIT_KEEP_MS))
       .executeTakeFirst(),
   );
-  deleted.inventory_adjustment_keys = count(
-    await deps.db
-      .deleteFrom('inventory_adjustment_keys')
-      .where('created_at', '<=', new Date(now.getTime() - ADJUSTMENT_KEY_KEPT_MS))
-      .executeTakeFirst(),
-  );
+  for (const table of ['inventory_adjustment_keys', 'order_import_keys'] as const) {
+    deleted[table] = count(
+      await deps.db
+        .deleteFrom(table)
+        .where('created_at', '<=', new Date(now.getTime() - KEY_KEPT_MS))
+        .executeTakeFirst(),
+    );
+  }
   return deleted;
 }

@@ -5,7 +5,9 @@ import { attemptDelivery } from '../src/webhooks/delivery.ts';
 import { sweepDeliveries } from '../src/webhooks/delivery-sweep.ts';
 import { sql } from 'kysely';
 import { TestBrowser } from './helpers/browser.ts';
+import { createOrder } from '../src/commerce/orders.service.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';
+import { customLine, importBody, importOrder, nativeDraft } from './helpers/orders.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import {
   assertSigned,
@@ -161,6 +163,39 @@ async function failedOnce(sku: string, ...answers: Answer[]) {
   );
   return { app, id, received: received! };
 }
+
+describe('order notifications', () => {
+  test('order.create for every new order whatever its channel, order.update FULFILLED for a fulfillment, signed', async () => {
+    const app = await subscribed(['order.create', 'order.update']);
+    const site = app.site;
+    let arriving = next(2);
+    const imported = await importOrder(site, importBody([customLine('Poster')]));
+    assert.equal(imported.statusCode, 201, imported.body);
+    const native = await createOrder(ctx.api, site.websiteId, nativeDraft(ctx.clock.now()));
+    const created = await arriving;
+    assert.deepEqual(
+      created.map((r) => [r.json.topic, r.json.data]).sort(),
+      [
+        ['order.create', { orderId: imported.json().id }],
+        ['order.create', { orderId: native.order.id }],
+      ].sort(),
+    );
+    for (const r of created) {
+      assert.equal(r.json.subscriptionId, app.subscription.id);
+      assertSigned(r, app.subscription.secret);
+    }
+
+    arriving = next();
+    const fulfilled = await app.call('POST', `/1.0/commerce/orders/${imported.json().id}/fulfillments`, {
+      shipments: [],
+    });
+    assert.equal(fulfilled.statusCode, 204, fulfilled.body);
+    const [update] = await arriving;
+    assert.equal(update!.json.topic, 'order.update');
+    assert.deepEqual(update!.json.data, { orderId: imported.json().id, update: 'FULFILLED' });
+    assertSigned(update!, app.subscription.secret);
+  });
+});
 
 describe('delivery', () => {
   test('a failed attempt is retried with the same id and bytes until a 2xx; every attempt is recorded; redirects are not followed', async () => {

@@ -94,34 +94,6 @@ export async function updateStock(db: Db, stocks: (Stock & { id: string })[]): P
     WHERE variants.id = s.id`.execute(db);
 }
 
-/**
- * Tries to take the transaction-scoped advisory lock of an idempotency key: false when another
- * transaction holds it, that is while an adjustment with the same key is still running.
- */
-export async function tryLockKey(db: Db, name: string): Promise<boolean> {
-  const { rows } = await sql<{
-    locked: boolean;
-  }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${name}, 0)) AS locked`.execute(db);
-  return rows[0]?.locked === true;
-}
-
-/** The digest of the adjustment applied with this key since `since`, if any. */
-export async function findKeyDigest(
-  db: Db,
-  key: Pick<InventoryAdjustmentKeysTable, 'website_id' | 'caller' | 'key'>,
-  since: Date,
-): Promise<Buffer | undefined> {
-  const row = await db
-    .selectFrom('inventory_adjustment_keys')
-    .select('request_digest')
-    .where('website_id', '=', key.website_id)
-    .where('caller', '=', key.caller)
-    .where('key', '=', key.key)
-    .where('created_at', '>', since)
-    .executeTakeFirst();
-  return row?.request_digest;
-}
-
 /** Keeps the key of an applied adjustment; replaces an expired row the sweep has not reached yet. */
 export async function saveKey(db: Db, row: InventoryAdjustmentKeysTable): Promise<void> {
   await db

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { findKey, KEY_KEPT_MS, tryLockKey } from '../db/idempotency-keys.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import type { Credential } from '../http/credential.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
@@ -10,8 +11,6 @@ import type { CatalogDeps } from './products.service.ts';
 
 const PAGE_SIZE = 50;
 const MAX_IDS = 50;
-/** api-details 7: an idempotency key is kept 48 hours; expired-rows.ts deletes it then. */
-export const ADJUSTMENT_KEY_KEPT_MS = 48 * 3600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function toItem(row: repo.InventoryRow): InventoryItemT {
@@ -108,17 +107,17 @@ export async function adjustInventory(
   const digest = operationsDigest(operations);
   const { websiteId, caller, key } = request;
   const announce = await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.tryLockKey(trx, `${websiteId}:${caller}:${key}`))) {
+    const keyRow = { website_id: websiteId, caller, key };
+    if (!(await tryLockKey(trx, 'inventory_adjustment_keys', keyRow))) {
       throw new Conflict(
         'Idempotency-Key: an adjustment with this key is still running; retry once it has finished',
         'CONCURRENT_MODIFICATION',
       );
     }
-    const keyRow = { website_id: websiteId, caller, key };
-    const since = new Date(deps.clock.now().getTime() - ADJUSTMENT_KEY_KEPT_MS);
-    const earlier = await repo.findKeyDigest(trx, keyRow, since);
+    const since = new Date(deps.clock.now().getTime() - KEY_KEPT_MS);
+    const earlier = await findKey(trx, 'inventory_adjustment_keys', keyRow, since);
     if (earlier) {
-      if (earlier.equals(digest)) return undefined;
+      if (earlier.request_digest.equals(digest)) return undefined;
       throw new ValidationError(
         'Idempotency-Key: this key was used with another body in the last 48 hours; use a new key for another adjustment',
       );

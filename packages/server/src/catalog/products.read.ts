@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.ts';
 import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { documentList } from '../http/json-reply.ts';
+import { documentList, ownBuffer } from '../http/json-reply.ts';
+import { parseUtcTime } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import type { ListCache } from './list-cache.ts';
 import { toProduct } from './products.mapper.ts';
@@ -12,7 +13,6 @@ import type { ListProductsQueryT } from './products.schemas.ts';
 export const PAGE_SIZE = 50;
 export const MAX_IDS = 50;
 const PRODUCT_TYPES = ['PHYSICAL', 'DIGITAL'];
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const MAX_QUERY_WORDS = 10;
 
 interface ReadDeps extends repo.Reader {
@@ -22,17 +22,6 @@ interface ReadDeps extends repo.Reader {
 
 /** A product's JSON representation, ready to send (see product-documents.ts). */
 export type ProductJson = Buffer;
-
-/**
- * The bytes of a string in a Buffer of their own. Buffer.from() puts small strings in shared
- * 8 KB slabs, and one cached document would keep its whole slab alive: the cache's byte budget
- * would then undercount the memory it holds by up to three times.
- */
-function ownBuffer(text: string): Buffer {
-  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  buffer.write(text);
-  return buffer;
-}
 
 /** Renders the current documents of these products of the website, and caches them. */
 async function load(deps: ReadDeps, websiteId: string, ids: string[]): Promise<Map<string, Loaded>> {
@@ -125,15 +114,6 @@ interface ProductCursor {
   b?: number;
 }
 
-function parseTimestamp(value: string, field: string): Date {
-  const time = UTC_TIMESTAMP.test(value) ? Date.parse(value) : NaN;
-  // Date.parse rolls impossible dates over (February 30 becomes March 2): refuse them instead.
-  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 19) !== value.slice(0, 19)) {
-    throw new ValidationError(`${field}: must be an ISO 8601 UTC time such as 2026-01-31T12:00:00.000Z`);
-  }
-  return new Date(time);
-}
-
 function parseTypes(type: string | string[]): string[] {
   const types = [type]
     .flat()
@@ -185,8 +165,8 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
     );
   }
   if (hasAfter && hasBefore) {
-    const after = parseTimestamp(query.modifiedAfter!, 'modifiedAfter');
-    const before = parseTimestamp(query.modifiedBefore!, 'modifiedBefore');
+    const after = parseUtcTime(query.modifiedAfter!, 'modifiedAfter');
+    const before = parseUtcTime(query.modifiedBefore!, 'modifiedBefore');
     if (before <= after) throw new ValidationError('modifiedBefore: must be later than modifiedAfter');
     filter.window = { after, before };
   }

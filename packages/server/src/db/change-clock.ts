@@ -27,6 +27,13 @@ interface Stamped {
   transaction_documents: 'modified_on' | 'created_on';
 }
 
+/** The type of each table's id, so the ids given compare with the key's index. */
+const ID_TYPES: Record<keyof Stamped, string> = {
+  products: 'text',
+  orders: 'text',
+  transaction_documents: 'uuid',
+};
+
 /**
  * Stamps these rows (text ids) of the website, each later than every stamp the website's clock
  * gave before, increasing in the order given; returns the stamps. One statement: the clock's row
@@ -59,8 +66,8 @@ export async function stampRows<T extends keyof Stamped>(
       SELECT s.id, clock.last - (${count}::int4 - s.n) * interval '1 ms' AS stamp
       FROM clock, unnest(${ids}::text[]) WITH ORDINALITY AS s(id, n)
     )
-    UPDATE ${sql.table(table)} AS t SET ${set} FROM stamps WHERE t.id = stamps.id
-    RETURNING t.id, stamps.stamp`.execute(trx);
+    UPDATE ${sql.table(table)} AS t SET ${set} FROM stamps WHERE t.id = stamps.id::${sql.raw(ID_TYPES[table])}
+    RETURNING stamps.id, stamps.stamp`.execute(trx);
   const stamps = new Map(rows.map((row) => [row.id, row.stamp]));
   return ids.map((id) => stamps.get(id)!);
 }

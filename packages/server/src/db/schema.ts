@@ -2,6 +2,7 @@
  * Table types for Kysely; the migrations are the source of truth and these follow them. JSON
  * columns hold plain objects, which `pg` serializes as JSON.
  */
+import type { ColumnType } from 'kysely';
 import type {
   OAuthAccessTokensTable,
   OAuthAuthorizationRequestsTable,
@@ -267,7 +268,8 @@ export interface OrdersTable {
   customer_email: string | null;
   fulfillment_status: FulfillmentStatus;
   fulfilled_on: Timestamp | null;
-  fulfillments: ShipmentJson[];
+  /** jsonb: written as JSON text, since `pg` would send an array as a PostgreSQL array. */
+  fulfillments: ColumnType<ShipmentJson[], string, string>;
   payment_state: string;
   grand_total_minor: number;
   placed_on: Timestamp;

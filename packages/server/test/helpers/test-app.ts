@@ -106,6 +106,8 @@ export interface TestAppOptions {
   requestTimeoutSeconds?: number;
   /** Trusted proxies (the config's TRUST_PROXY); none by default. */
   trustProxy?: string[];
+  /** Order imports a website's API keys may make an hour (ORDER_IMPORTS_PER_HOUR); many by default. */
+  orderImportsPerHour?: number;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -142,6 +144,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
       signInPerMinute: options.signInPerMinute ?? 100_000,
       requestTimeoutSeconds: options.requestTimeoutSeconds,
       trustProxy: options.trustProxy,
+      orderImportsPerHour: options.orderImportsPerHour ?? 100_000,
     },
     cursorKey: randomBytes(32),
     csrfKey: randomBytes(32),

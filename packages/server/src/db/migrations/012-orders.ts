@@ -65,7 +65,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The list: newest change first, with the default payment-state filter answered from the index.
   await sql`CREATE INDEX orders_page_idx ON orders (website_id, modified_on, id)
             INCLUDE (payment_state, fulfillment_status)`.execute(db);
-  await sql`CREATE INDEX orders_customer_idx ON orders (website_id, customer_id, modified_on, id)`.execute(db);
+  await sql`CREATE INDEX orders_customer_idx ON orders (website_id, customer_id, modified_on, id)`.execute(
+    db,
+  );
   await sql`CREATE INDEX orders_placed_idx ON orders (website_id, placed_on, id)`.execute(db);
 
   // The last order number each website gave: numbers are sequential without gaps.

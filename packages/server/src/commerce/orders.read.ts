@@ -1,0 +1,184 @@
+import type { Head } from '../catalog/list-cache.ts';
+import type { Reader } from '../catalog/products.repo.ts';
+import type { Clock } from '../clock.ts';
+import { closeWindow } from '../db/change-clock.ts';
+import { NotFound, ValidationError } from '../errors.ts';
+import { documentList, ownBuffer } from '../http/json-reply.ts';
+import { parseUtcTime } from '../iso-time.ts';
+import { pagination, type CursorCodec } from '../pagination/cursor.ts';
+import { toOrder, type OrderRow } from './order-document.ts';
+import type { OrderCaches } from './order-caches.ts';
+import { FULFILLMENT_STATUSES, PAYMENT_STATES } from './order-model.ts';
+import type { ListOrdersQueryT } from './orders.schemas.ts';
+import * as repo from './orders.repo.ts';
+
+export const PAGE_SIZE = 50;
+/** The payment states listed when the query names none (platform-surface 2.1.1). */
+const DEFAULT_PAYMENT_STATES = ['NOT_CHARGED', 'AUTHORIZED', 'PAID', 'REFUNDED'];
+const ORDER_ID = /^[0-9a-f]{24}$/;
+
+type ReadDeps = Reader & { orders: OrderCaches };
+
+/** An order id is 24 hex characters; anything else is a 400 (platform-surface 2.1.2). */
+export function checkOrderId(id: string): void {
+  if (!ORDER_ID.test(id)) throw new ValidationError('id is not in the expected format');
+}
+
+/** The order as sent, rendered once per version. */
+export function renderOrder(deps: { orders: OrderCaches }, row: OrderRow): Buffer {
+  const version = row.modified_on.getTime();
+  const cached = deps.orders.documents.at(row.id, version);
+  if (cached) return cached;
+  const json = ownBuffer(JSON.stringify(toOrder(row)));
+  deps.orders.documents.set(row.id, version, json, deps.orders.documents.generation);
+  return json;
+}
+
+export async function getOrder(deps: ReadDeps, websiteId: string, id: string): Promise<Buffer> {
+  checkOrderId(id);
+  const [row] = await repo.selectOrders(deps.db, websiteId, [id]);
+  if (!row) throw new NotFound(`order not found: ${id}`);
+  return renderOrder(deps, row);
+}
+
+/** What a cursor carries: the last position and the filters of the first request. */
+interface OrderCursor {
+  w: string;
+  m: number;
+  i: string;
+  a?: number;
+  b?: number;
+  f?: string;
+  c?: string;
+  p: string[];
+}
+
+function parsePaymentStates(value: string): string[] {
+  const states = [...new Set(value.split(',').map((s) => s.trim()))];
+  const unknown = states.find((s) => !(PAYMENT_STATES as readonly string[]).includes(s));
+  if (unknown !== undefined) {
+    throw new ValidationError(
+      `paymentStates: unknown payment state "${unknown}"; use ${PAYMENT_STATES.join(', ')}`,
+    );
+  }
+  return states.sort();
+}
+
+/** The filters from the query string (platform-surface 2.1.1), or from the cursor that carries them. */
+function parseListQuery(query: ListOrdersQueryT, cursors: CursorCodec, websiteId: string): repo.OrderFilter {
+  const present = (v: string | undefined) => v !== undefined && v !== '';
+  const { cursor, modifiedAfter, modifiedBefore, fulfillmentStatus, customerId, paymentStates } = query;
+  if (present(cursor)) {
+    if ([modifiedAfter, modifiedBefore, fulfillmentStatus, customerId, paymentStates].some(present)) {
+      throw new ValidationError('Cursor cannot be set while other parameters are present.');
+    }
+    const c = cursors.decode<OrderCursor>('orders', cursor!);
+    if (c.w !== websiteId || typeof c.m !== 'number' || typeof c.i !== 'string' || !Array.isArray(c.p)) {
+      throw new ValidationError('cursor: not a cursor returned by this API');
+    }
+    return {
+      before: { modifiedOn: new Date(c.m), id: c.i },
+      window:
+        c.a !== undefined && c.b !== undefined ? { after: new Date(c.a), before: new Date(c.b) } : undefined,
+      fulfillmentStatus: c.f,
+      customerId: c.c,
+      paymentStates: c.p,
+    };
+  }
+  if (present(modifiedAfter) !== present(modifiedBefore)) {
+    throw new ValidationError(
+      "'modifiedBefore' and 'modifiedAfter' must both be specified.",
+      'MISSING_ARGUMENT',
+    );
+  }
+  const filter: repo.OrderFilter = {
+    paymentStates: present(paymentStates) ? parsePaymentStates(paymentStates!) : DEFAULT_PAYMENT_STATES,
+  };
+  if (present(modifiedAfter)) {
+    const after = parseUtcTime(modifiedAfter!, 'modifiedAfter');
+    const before = parseUtcTime(modifiedBefore!, 'modifiedBefore');
+    if (before <= after) throw new ValidationError('modifiedBefore: must be later than modifiedAfter');
+    filter.window = { after, before };
+  }
+  if (present(fulfillmentStatus)) {
+    if (!(FULFILLMENT_STATUSES as readonly string[]).includes(fulfillmentStatus!)) {
+      throw new ValidationError(
+        `fulfillmentStatus: unknown status "${fulfillmentStatus}"; use ${FULFILLMENT_STATUSES.join(', ')}`,
+      );
+    }
+    filter.fulfillmentStatus = fulfillmentStatus;
+  }
+  if (present(customerId)) filter.customerId = customerId;
+  return filter;
+}
+
+/** The (id, version) rows of a page and the one after it, from memory while they are current. */
+async function pageHeads(deps: ReadDeps & { clock: Clock }, websiteId: string, filter: repo.OrderFilter) {
+  // As products.read.ts: a window is read once the changes stamped in it are visible.
+  if (filter.window) {
+    await closeWindow(deps, websiteId, filter.window.before);
+    return repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
+  }
+  const key = deps.orders.lists.headsKey(websiteId, JSON.stringify(filter));
+  let rows = deps.orders.lists.cachedHeads(key);
+  if (!rows) {
+    rows = await repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
+    deps.orders.lists.keepHeads(key, rows);
+  }
+  return rows;
+}
+
+/** The orders of these heads at their versions; one changed since is left out (its new version comes first). */
+async function documentsAt(deps: ReadDeps, websiteId: string, heads: Head[]): Promise<Buffer[]> {
+  const found = new Map<string, Buffer>();
+  const missing: string[] = [];
+  for (const { id, version } of heads) {
+    const cached = deps.orders.documents.at(id, version);
+    if (cached) found.set(id, cached);
+    else missing.push(id);
+  }
+  for (const row of await repo.selectOrders(deps.db, websiteId, missing)) {
+    const json = renderOrder(deps, row);
+    if (heads.some((h) => h.id === row.id && h.version === row.modified_on.getTime()))
+      found.set(row.id, json);
+  }
+  return heads.flatMap((head) => found.get(head.id) ?? []);
+}
+
+/**
+ * `GET /1.0/commerce/orders`: a page of orders, newest change first (platform-surface Q3), as
+ * the response body, `{result, pagination}`.
+ */
+export async function listOrders(
+  deps: ReadDeps & { clock: Clock; cursors: CursorCodec },
+  websiteId: string,
+  query: ListOrdersQueryT,
+  pageUrl: string,
+): Promise<Buffer> {
+  const filter = parseListQuery(query, deps.cursors, websiteId);
+  const rows = await pageHeads(deps, websiteId, filter);
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page[page.length - 1];
+  let nextCursor: string | null = null;
+  if (rows.length > PAGE_SIZE && last) {
+    const cursor: OrderCursor = { w: websiteId, m: last.version, i: last.id, p: filter.paymentStates };
+    if (filter.window) {
+      cursor.a = filter.window.after.getTime();
+      cursor.b = filter.window.before.getTime();
+    }
+    if (filter.fulfillmentStatus) cursor.f = filter.fulfillmentStatus;
+    if (filter.customerId) cursor.c = filter.customerId;
+    nextCursor = deps.cursors.encode('orders', cursor);
+  }
+  const bodyKey = `${websiteId} ${pageUrl} ${JSON.stringify(filter)} ${page.map((h) => `${h.id}@${h.version}`).join(',')}`;
+  const cached = deps.orders.lists.cachedBody(bodyKey);
+  if (cached) return cached;
+  const orders = await documentsAt(deps, websiteId, page);
+  const body = documentList(
+    'result',
+    orders,
+    `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
+  );
+  if (orders.length === page.length && !query.cursor) deps.orders.lists.keepBody(bodyKey, body);
+  return body;
+}
