@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
+import { ListCache } from './catalog/list-cache.ts';
+import { productDocuments } from './catalog/product-documents.ts';
 import { systemClock } from './clock.ts';
+import { orderCaches } from './commerce/order-caches.ts';
+import { createOrder } from './commerce/orders.service.ts';
+import type { OrderDeps } from './commerce/place-order.ts';
+import { sampleOrderDraft } from './commerce/sample-order.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connect } from './db/connect.ts';
 import { DomainError, NotFound } from './errors.ts';
@@ -20,9 +26,12 @@ const USAGE = `usage: emporium serve | worker | migrate | admin <command> [optio
   admin create-api-key --website ID --scopes S1,S2 [--name N]
   admin revoke-api-key --api-key K
   admin create-client --owner E --name N --redirect-uri U [--redirect-uri U2 ...] [--initiate-url U]
-  admin revoke-access --website ID --client ID`;
+  admin revoke-access --website ID --client ID
+  admin create-order --website ID`;
 
 class UsageError extends Error {}
+
+const CLI_CACHE_BYTES = 1024 * 1024;
 
 type Options = Record<string, { type: 'string'; multiple?: boolean }>;
 /** Option values: a string each, and a list each for the options that may be repeated. */
@@ -30,7 +39,7 @@ interface Values {
   one: Record<string, string>;
   lists: Record<string, string[]>;
 }
-type Deps = Parameters<typeof createOwner>[0] & { jobs: Jobs };
+type Deps = Parameters<typeof createOwner>[0] & Pick<OrderDeps, 'jobs' | 'pool' | 'baseUrl'>;
 
 interface Command {
   options: Options;
@@ -116,6 +125,23 @@ const ADMIN: Record<string, Command> = {
       return { revoked: true };
     },
   },
+  'create-order': {
+    options: { website: { type: 'string' } },
+    required: ['website'],
+    run: async (deps, v) => {
+      // This process serves no reads: its caches live for one order, and the server's hear of
+      // the change from the database (db/change-feed.ts).
+      const orderDeps: OrderDeps = {
+        ...deps,
+        documents: productDocuments(CLI_CACHE_BYTES),
+        lists: new ListCache(),
+        orders: orderCaches(),
+      };
+      const draft = await sampleOrderDraft(deps, v.website!, deps.clock.now());
+      const { json } = await createOrder(orderDeps, v.website!, draft);
+      return json;
+    },
+  },
 };
 
 function parse(command: Command, args: string[]): Values {
@@ -138,7 +164,14 @@ async function withDatabase(config: Config, fn: (deps: Deps) => Promise<object>)
   try {
     // Jobs are only queued here, in this process's transactions; the server's workers run them.
     const jobs = new Jobs(connection.url);
-    return await fn({ db: connection.db, clock: systemClock, ids: randomIds, jobs });
+    return await fn({
+      db: connection.db,
+      pool: connection.pool,
+      clock: systemClock,
+      ids: randomIds,
+      jobs,
+      baseUrl: config.baseUrl,
+    });
   } finally {
     await connection.shutdown();
   }

@@ -45,10 +45,6 @@ function printDemo(demo: DemoSite, baseUrl: string, authUrl: string): void {
 export async function serve(config: Config): Promise<void> {
   const connection = await connect(config, 20);
   const deps = { db: connection.db, clock: systemClock, ids: randomIds };
-  if (config.demoSite) {
-    const demo = await seedDemoSite(deps);
-    if (demo) printDemo(demo, config.baseUrl, config.authUrl);
-  }
   const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
   const changes = new ChangeFeed(connection.url);
   changes.start();
@@ -68,6 +64,12 @@ export async function serve(config: Config): Promise<void> {
     webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
   };
   const api = apiDeps(appDeps);
+  // Seeded through the services with the server's own dependencies: the demo orders take stock
+  // and queue their notifications as any order does.
+  if (config.demoSite) {
+    const demo = await seedDemoSite(api);
+    if (demo) printDemo(demo, config.baseUrl, config.authUrl);
+  }
   const app = await buildApp(appDeps, api);
   const sweepers = [
     hourly(

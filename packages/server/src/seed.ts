@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from './clock.ts';
-import type { Db } from './db/database.ts';
-import type { Ids } from './ids.ts';
+import { createProduct } from './catalog/products.service.ts';
+import { createOrder, fulfillOrder } from './commerce/orders.service.ts';
+import type { OrderDeps } from './commerce/place-order.ts';
+import { sampleOrderDraft } from './commerce/sample-order.ts';
 import { SCOPES } from './oauth/scopes.ts';
 import { createApiKey } from './owner/api-keys.service.ts';
 import { createOwner } from './owner/owners.service.ts';
@@ -15,11 +16,89 @@ export interface DemoSite {
   apiKey: string;
 }
 
+const HOUR_MS = 3600_000;
+const usd = (value: string) => ({ currency: 'USD', value });
+
+/** A small shop's catalogue: variants with options, a product on sale, unlimited stock. */
+function demoProducts(storePageId: string) {
+  return [
+    {
+      type: 'PHYSICAL' as const,
+      storePageId,
+      name: 'Stoneware Mug',
+      isVisible: true,
+      variantAttributes: ['Glaze'],
+      variants: [
+        {
+          sku: 'DEMO-MUG-SAND',
+          attributes: { Glaze: 'Sand' },
+          pricing: { basePrice: usd('18.00') },
+          stock: { quantity: 24 },
+        },
+        {
+          sku: 'DEMO-MUG-SLATE',
+          attributes: { Glaze: 'Slate' },
+          pricing: { basePrice: usd('18.00') },
+          stock: { quantity: 12 },
+        },
+      ],
+    },
+    {
+      type: 'PHYSICAL' as const,
+      storePageId,
+      name: 'Canvas Tote',
+      isVisible: true,
+      variants: [
+        {
+          sku: 'DEMO-TOTE',
+          pricing: { basePrice: usd('24.00'), salePrice: usd('19.00'), onSale: true },
+          stock: { quantity: 40 },
+        },
+      ],
+    },
+    {
+      type: 'PHYSICAL' as const,
+      storePageId,
+      name: 'Beeswax Candle',
+      isVisible: true,
+      variants: [{ sku: 'DEMO-CANDLE', pricing: { basePrice: usd('12.00') }, stock: { unlimited: true } }],
+    },
+  ];
+}
+
 /**
- * On a database without owners, a demo owner, website and all-scopes API key, so a fresh
- * `npm start` can be tried with curl at once. Returns the secrets to show once, or undefined.
+ * Three orders placed over the last two days, the oldest shipped, so the owner pages and the
+ * Orders API show something at once. They go through the same services as every order: stock
+ * is taken, profiles and transaction documents made.
  */
-export async function seedDemoSite(deps: { db: Db; clock: Clock; ids: Ids }): Promise<DemoSite | undefined> {
+async function demoOrders(deps: OrderDeps, websiteId: string): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const placed = [];
+  for (const hoursAgo of [50, 26, 3]) {
+    const draft = await sampleOrderDraft(deps, websiteId, new Date(now - hoursAgo * HOUR_MS));
+    placed.push(await createOrder(deps, websiteId, draft));
+  }
+  const oldest = placed[0]!.order;
+  await fulfillOrder(deps, websiteId, oldest.id, {
+    shouldSendNotification: false,
+    shipments: [
+      {
+        shipDate: new Date(oldest.placedOn.getTime() + 20 * HOUR_MS).toISOString(),
+        carrierName: 'USPS',
+        service: 'Ground Advantage',
+        trackingNumber: '9400100000000000000000',
+        trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000000',
+      },
+    ],
+  });
+}
+
+/**
+ * On a database without owners, a demo owner, website (with products and orders) and
+ * all-scopes API key, so a fresh `npm start` can be tried with curl at once. Returns the
+ * secrets to show once, or undefined.
+ */
+export async function seedDemoSite(deps: OrderDeps): Promise<DemoSite | undefined> {
   const any = await deps.db.selectFrom('owners').select('id').limit(1).executeTakeFirst();
   if (any) return undefined;
   const email = 'demo@example.com';
@@ -27,5 +106,7 @@ export async function seedDemoSite(deps: { db: Db; clock: Clock; ids: Ids }): Pr
   await createOwner(deps, { email, password, firstName: 'Demo', lastName: 'Owner' });
   const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Demo Store' });
   const { apiKey } = await createApiKey(deps, { websiteId, name: 'Demo key', scopes: SCOPES.join(',') });
+  for (const product of demoProducts(storePageId)) await createProduct(deps, websiteId, product);
+  await demoOrders(deps, websiteId);
   return { email, password, websiteId, storePageId, apiKey };
 }

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { ListCache } from '../src/catalog/list-cache.ts';
+import { productDocuments } from '../src/catalog/product-documents.ts';
+import { createProduct } from '../src/catalog/products.service.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { Jobs } from '../src/jobs/queue.ts';
 import { apiKeyCache, authenticateApiKey } from '../src/owner/api-keys.service.ts';
 import { systemClock } from '../src/clock.ts';
 import { randomIds } from '../src/ids.ts';
@@ -168,6 +172,92 @@ describe('emporium admin', () => {
       const unknown = await cli('admin', 'revoke-access', '--website', websiteId, '--client', '0'.repeat(24));
       assert.equal(unknown.code, 1);
       assert.match(json(unknown.stdout).error.message, /client not found/);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  test('create-order places a paid test order of the site’s stocked products, taking the stock; without stock, a gift wrap', async () => {
+    const handle = openDatabase(env.DATABASE_URL!, { max: 1 });
+    try {
+      const deps = { db: handle.db, clock: systemClock, ids: randomIds };
+      const email = 'orders@example.com';
+      await createOwner(deps, { email, password: 'long enough password' });
+      const { websiteId, storePageId } = await createWebsite(deps, {
+        ownerEmail: email,
+        title: 'Lamp Store',
+      });
+      const catalog = {
+        ...deps,
+        pool: handle.pool,
+        baseUrl: 'http://localhost:3000',
+        documents: productDocuments(1024 * 1024),
+        lists: new ListCache(),
+        jobs: new Jobs(env.DATABASE_URL!),
+      };
+      const usd = (value: string) => ({ currency: 'USD', value });
+      await createProduct(catalog, websiteId, {
+        type: 'PHYSICAL',
+        storePageId,
+        name: 'Last Lamp',
+        variants: [
+          {
+            sku: 'LAMP-1',
+            pricing: { basePrice: usd('40.00'), salePrice: usd('30.00'), onSale: true },
+            stock: { quantity: 1 },
+          },
+        ],
+      });
+
+      const first = await cli('admin', 'create-order', '--website', websiteId);
+      assert.equal(first.code, 0, first.stderr);
+      const order = json(first.stdout);
+      assert.match(order.id, /^[0-9a-f]{24}$/);
+      assert.equal(order.orderNumber, '1');
+      assert.equal(order.channel, 'web');
+      assert.equal(order.testmode, true);
+      assert.equal(order.paymentState, 'PAID');
+      assert.equal(order.fulfillmentStatus, 'PENDING');
+      assert.match(order.customerEmail, /@example\.com$/);
+      assert.ok(order.customerId, 'the buyer has a profile');
+      assert.equal(order.shippingAddress.countryCode, 'US');
+      assert.deepEqual(
+        order.lineItems.map((l: { sku: string; quantity: number; unitPricePaid: object }) => [
+          l.sku,
+          l.quantity,
+          l.unitPricePaid,
+        ]),
+        [['LAMP-1', 1, usd('30.00')]],
+        'one of the one lamp in stock, at its sale price',
+      );
+      assert.deepEqual(order.shippingLines, [{ method: 'Standard shipping', amount: usd('5.00') }]);
+      assert.deepEqual([order.subtotal, order.grandTotal], [usd('30.00'), usd('35.00')]);
+      const stock = await handle.db
+        .selectFrom('variants')
+        .select('stock_quantity')
+        .where('sku', '=', 'LAMP-1')
+        .executeTakeFirstOrThrow();
+      assert.equal(stock.stock_quantity, 0);
+
+      const second = await cli('admin', 'create-order', '--website', websiteId);
+      assert.equal(second.code, 0, second.stderr);
+      const wrap = json(second.stdout);
+      assert.equal(wrap.orderNumber, '2');
+      assert.deepEqual(
+        wrap.lineItems.map((l: { lineItemType: string; productName: string }) => [
+          l.lineItemType,
+          l.productName,
+        ]),
+        [['CUSTOM', 'Gift wrap']],
+      );
+      assert.deepEqual(wrap.grandTotal, usd('10.00'));
+
+      const unknown = await cli('admin', 'create-order', '--website', 'f'.repeat(24));
+      assert.equal(unknown.code, 1);
+      assert.match(json(unknown.stdout).error.message, /website not found/);
+      const missing = await cli('admin', 'create-order');
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /missing --website/);
     } finally {
       await handle.close();
     }

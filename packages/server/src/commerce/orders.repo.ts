@@ -176,3 +176,34 @@ export async function recentKeyImports(
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), oldest: row.oldest };
 }
+
+/** A variant a sample order may sell: of a PHYSICAL product, with stock or unlimited. */
+export interface StockedVariant {
+  id: string;
+  stock_quantity: number;
+  stock_unlimited: boolean;
+  base_price_minor: number;
+  sale_price_minor: number;
+  on_sale: boolean;
+}
+
+/** Up to `limit` such variants of the website, in a stable order, so a large catalogue costs one short query. */
+export function selectStockedVariants(db: Db, websiteId: string, limit: number): Promise<StockedVariant[]> {
+  return db
+    .selectFrom('variants as v')
+    .innerJoin('products as p', 'p.id', 'v.product_id')
+    .select([
+      'v.id',
+      'v.stock_quantity',
+      'v.stock_unlimited',
+      'v.base_price_minor',
+      'v.sale_price_minor',
+      'v.on_sale',
+    ])
+    .where('v.website_id', '=', websiteId)
+    .where('p.type', '=', 'PHYSICAL')
+    .where((eb) => eb.or([eb('v.stock_unlimited', '=', true), eb('v.stock_quantity', '>', 0)]))
+    .orderBy('v.id')
+    .limit(limit)
+    .execute();
+}

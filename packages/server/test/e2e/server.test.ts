@@ -29,7 +29,7 @@ after(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('first start creates and shows a demo site; the API works with its key; a restart keeps every product', async () => {
+test('first start creates and shows a demo site with products and orders; the API works with its key; a restart keeps every product', async () => {
   server = await startServer(env);
   const output = server.stdout();
   const apiKey = /API key +(emp_key_\S+)/.exec(output)?.[1];
@@ -43,6 +43,18 @@ test('first start creates and shows a demo site; the API works with its key; a r
     'the executable runs node with its heap cap',
   );
   const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'e2e' };
+
+  // The demo site sells its own products and has orders at once, the oldest shipped.
+  const demoOrders = await request(server.baseUrl, 'GET', '/1.0/commerce/orders', auth);
+  assert.equal(demoOrders.status, 200, demoOrders.body);
+  const orders: { fulfillmentStatus: string; fulfillments: unknown[]; lineItems: { sku: string }[] }[] =
+    JSON.parse(demoOrders.body).result;
+  assert.deepEqual(orders.map((o) => o.fulfillmentStatus).sort(), ['FULFILLED', 'PENDING', 'PENDING']);
+  assert.equal(orders.find((o) => o.fulfillmentStatus === 'FULFILLED')?.fulfillments.length, 1);
+  assert.ok(
+    orders.every((o) => o.lineItems.every((l) => l.sku.startsWith('DEMO-'))),
+    demoOrders.body,
+  );
 
   // No User-Agent header at all (node's http client sends none unless told).
   const noAgent = await request(server.baseUrl, 'GET', '/1.1/commerce/products', {
