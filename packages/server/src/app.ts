@@ -138,6 +138,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
       jobs: deps.jobs,
       csrfKey: deps.csrfKey,
       secure: deps.config.authUrl.startsWith('https:'),
+      commerce: api,
     },
     signInPerMinute: deps.config.signInPerMinute ?? DEFAULT_SIGN_IN_PER_MINUTE,
     redis: deps.redis,

@@ -2,7 +2,7 @@ import { toMinorUnits } from '../catalog/money.ts';
 import { ValidationError } from '../errors.ts';
 import { parseUtcTime } from '../iso-time.ts';
 import type { AddressJson, ShipmentJson } from './order-model.ts';
-import type { AddressInputT, MoneyInputT, ShipmentInputT } from './orders.schemas.ts';
+import { LIMITS, type AddressInputT, type MoneyInputT, type ShipmentInputT } from './orders.schemas.ts';
 
 /** The pieces of an order request that the import and the fulfillment share, checked. */
 
@@ -56,7 +56,12 @@ export function parseShipment(input: ShipmentInputT, field: string): ShipmentJso
   for (const name of ['carrierName', 'service', 'trackingNumber'] as const) {
     if (!input[name].trim())
       throw new ValidationError(`${field}.${name}: must not be empty`, 'MISSING_ARGUMENT');
+    // The API's schema bounds these too; the owner's fulfill form reaches this without it.
+    if (input[name].length > LIMITS.shipmentText)
+      throw new ValidationError(`${field}.${name}: at most ${LIMITS.shipmentText} characters`);
   }
+  if (input.trackingUrl && input.trackingUrl.length > LIMITS.trackingUrl)
+    throw new ValidationError(`${field}.trackingUrl: at most ${LIMITS.trackingUrl} characters`);
   return {
     shipDate: input.shipDate,
     carrierName: input.carrierName,

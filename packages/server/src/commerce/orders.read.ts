@@ -6,9 +6,9 @@ import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, ownBuffer } from '../http/json-reply.ts';
 import { parseUtcTime } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
-import { toOrder, type OrderRow } from './order-document.ts';
+import { toOrder, type OrderJson, type OrderRow } from './order-document.ts';
 import type { OrderCaches } from './order-caches.ts';
-import { FULFILLMENT_STATUSES, PAYMENT_STATES } from './order-model.ts';
+import { FULFILLMENT_STATUSES, PAYMENT_STATES, type FulfillmentStatus } from './order-model.ts';
 import type { ListOrdersQueryT } from './orders.schemas.ts';
 import * as repo from './orders.repo.ts';
 
@@ -181,4 +181,50 @@ export async function listOrders(
   );
   if (orders.length === page.length && !query.cursor) deps.orders.lists.keepBody(bodyKey, body);
   return body;
+}
+
+/** An order for the owner's pages: as sent, and when it was placed, as a time to show. */
+export type OwnerOrder = OrderJson & { placedOn: Date };
+
+const ownerOrder = (row: OrderRow): OwnerOrder => ({ ...toOrder(row), placedOn: row.placed_on });
+
+/** The owner pages' next-page token: the last order's placing time (ms) and id. */
+const PLACED_POSITION = /^(\d{1,15})\.([0-9a-f]{24})$/;
+
+/**
+ * The owner's order list: a page of the website's orders, newest placed first, every payment
+ * state, optionally of one fulfillment status; `next` continues it (`before` of the next call).
+ */
+export async function placedOrders(
+  deps: Reader,
+  websiteId: string,
+  query: { fulfillmentStatus?: string; before?: string },
+): Promise<{ orders: OwnerOrder[]; next: string | null }> {
+  const { fulfillmentStatus, before } = query;
+  if (fulfillmentStatus && !(FULFILLMENT_STATUSES as readonly string[]).includes(fulfillmentStatus)) {
+    throw new ValidationError(`Unknown fulfillment status "${fulfillmentStatus}".`);
+  }
+  const position = before ? PLACED_POSITION.exec(before) : undefined;
+  if (position === null)
+    throw new ValidationError('This page link is not one of ours; go back to the first page.');
+  const rows = await repo.selectPlacedPage(
+    deps.db,
+    websiteId,
+    {
+      ...(fulfillmentStatus && { fulfillmentStatus: fulfillmentStatus as FulfillmentStatus }),
+      ...(position && { before: { placedOn: new Date(Number(position[1])), id: position[2]! } }),
+    },
+    PAGE_SIZE + 1,
+  );
+  const page = rows.slice(0, PAGE_SIZE);
+  const last = page[page.length - 1];
+  const next = rows.length > PAGE_SIZE && last ? `${last.placed_on.getTime()}.${last.id}` : null;
+  return { orders: page.map(ownerOrder), next };
+}
+
+/** One order of the website for the owner's pages; any other id, well formed or not, is not found. */
+export async function findOrder(deps: Reader, websiteId: string, id: string): Promise<OwnerOrder> {
+  const [row] = ORDER_ID.test(id) ? await repo.selectOrders(deps.db, websiteId, [id]) : [];
+  if (!row) throw new NotFound('There is no such order on this site.');
+  return ownerOrder(row);
 }

@@ -177,6 +177,30 @@ export async function recentKeyImports(
   return { count: Number(row.count), oldest: row.oldest };
 }
 
+/**
+ * One page of the owner's order list, newest placed first, on orders_placed_idx; `before` is
+ * the last order of the page before.
+ */
+export function selectPlacedPage(
+  db: Db,
+  websiteId: string,
+  filter: { fulfillmentStatus?: OrdersTable['fulfillment_status']; before?: { placedOn: Date; id: string } },
+  limit: number,
+): Promise<OrderRow[]> {
+  let page = db
+    .selectFrom('orders')
+    .selectAll()
+    .where('website_id', '=', websiteId)
+    .orderBy('placed_on', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (filter.before) {
+    page = page.where(sql<boolean>`(placed_on, id) < (${filter.before.placedOn}, ${filter.before.id})`);
+  }
+  if (filter.fulfillmentStatus) page = page.where('fulfillment_status', '=', filter.fulfillmentStatus);
+  return page.execute() as Promise<OrderRow[]>;
+}
+
 /** A variant a sample order may sell: of a PHYSICAL product, with stock or unlimited. */
 export interface StockedVariant {
   id: string;

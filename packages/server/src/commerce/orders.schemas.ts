@@ -13,6 +13,7 @@ export const LIMITS = {
   shippingLines: 1,
   method: 100,
   shipmentText: 100,
+  trackingUrl: 2000,
   /** Emporium's own bounds on free text the platform leaves open. */
   text: 500,
   discountLines: 50,
@@ -58,7 +59,9 @@ export const ShipmentInput = Type.Object({
   carrierName: text(LIMITS.shipmentText),
   service: text(LIMITS.shipmentText),
   trackingNumber: text(LIMITS.shipmentText),
-  trackingUrl: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'a valid http(s) URL' }))),
+  trackingUrl: Type.Optional(
+    Nullable(Type.String({ maxLength: LIMITS.trackingUrl, description: 'a valid http(s) URL' })),
+  ),
 });
 
 export const LineItemInput = Type.Object({

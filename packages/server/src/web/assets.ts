@@ -16,7 +16,7 @@ a{color:#0a58ca}
 form.stack p,form.stack ul{margin:0}
 form.stack{display:grid;gap:.75rem;background:#fff;padding:1rem;border:1px solid #dcdcde;border-radius:8px}
 label{display:grid;gap:.25rem;font-weight:600}
-input[type=text],input[type=email],input[type=password],input[type=url],textarea,select{font:inherit;padding:.6rem;border:1px solid #8c8f94;border-radius:6px;width:100%}
+input[type=text],input[type=email],input[type=password],input[type=url],input[type=date],textarea,select{font:inherit;padding:.6rem;border:1px solid #8c8f94;border-radius:6px;width:100%}
 fieldset{border:1px solid #dcdcde;border-radius:6px;padding:.5rem .75rem}
 fieldset label{display:flex;gap:.5rem;font-weight:400;align-items:center;padding:.25rem 0}
 button{font:inherit;padding:.6rem 1.1rem;border-radius:6px;border:1px solid #0a58ca;background:#0a58ca;color:#fff;cursor:pointer;min-height:44px}
@@ -40,6 +40,8 @@ ul.scopes{padding-left:1.25rem}
 table{width:100%;border-collapse:collapse;background:#fff}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #dcdcde;vertical-align:top}
 form.inline{display:inline}
+.scroll{overflow-x:auto}
+ul.filters{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
 `;
 
 export function registerAssets(app: FastifyInstance): void {

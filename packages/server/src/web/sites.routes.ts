@@ -181,7 +181,7 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
       .execute();
     const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
       <p>
-        <a href="/sites/${site.id}/keys">API keys</a> ·
+        <a href="/sites/${site.id}/orders">Orders</a> · <a href="/sites/${site.id}/keys">API keys</a> ·
         <a href="/sites/${site.id}/extensions">Extensions</a> ·
         <a href="/sites/${site.id}/webhooks">Webhooks</a>
       </p>

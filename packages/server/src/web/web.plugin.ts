@@ -13,6 +13,7 @@ import { developerAppsRoutes, registerIconRoute } from './developer-apps.routes.
 import { extensionsRoutes } from './extensions.routes.ts';
 import { html } from './html.ts';
 import { notice, page, sendPage } from './layout.ts';
+import { ordersRoutes } from './orders.routes.ts';
 import { SignInRequired } from './owner.ts';
 import { Sessions, type SessionDeps } from './session.ts';
 import { sitesRoutes } from './sites.routes.ts';
@@ -103,6 +104,7 @@ export const ownerWeb: FastifyPluginAsync<{
     });
     await pages.register(accountRoutes, { deps: webDeps });
     await pages.register(sitesRoutes, { deps: webDeps });
+    await pages.register(ordersRoutes, { deps: webDeps });
     await pages.register(webhooksRoutes, { deps: webDeps });
     await pages.register(apiKeysRoutes, { deps: webDeps });
     await pages.register(developerAppsRoutes, { deps: webDeps });
