@@ -85,10 +85,6 @@ const line = (unitPricePaidMinor: number, quantity: number) => ({
 });
 
 let orderNumber = 0;
-/**
- * Before the test clock's start, as a real order's placing time is never ahead of the clock: the
- * provisional times are in the rows the stamp statement looks at for the website's newest change.
- */
 const PLACED_ON = new Date('2025-12-01T10:00:00.000Z');
 
 /** An order of two mugs at 15.00 with 5.00 shipping, paid by card with a 1.32 fee. */
@@ -167,7 +163,7 @@ async function place(s: Site, count = 1, make = (_i: number) => order(s.websiteI
           payment_state: o.paymentState,
           grand_total_minor: o.grandTotalMinor,
           placed_on: o.placedOn,
-          modified_on: o.placedOn,
+          modified_on: new Date(0),
           document: '{}',
         })
         .execute();
@@ -480,7 +476,7 @@ describe('GET /1.0/commerce/transactions/{documentIds}', () => {
     assert.match(doc.createdOn, ISO_MS);
     assert.equal(doc.modifiedOn, placed!.modifiedOn.toISOString());
     assert.equal(doc.createdOn, doc.modifiedOn, 'both stamped together, last');
-    assert.ok(doc.modifiedOn > PLACED_ON.toISOString(), 'the provisional placing time was replaced');
+    assert.ok(doc.modifiedOn > PLACED_ON.toISOString(), 'stamped from the change clock');
     const { id: _id, createdOn: _c, modifiedOn: _m, ...rest } = doc;
     // The document id took the first UUID; the builder the ones after it.
     assert.deepEqual(rest, transactionDocument(placed!.order, replay(1)));
@@ -509,6 +505,18 @@ describe('GET /1.0/commerce/transactions/{documentIds}', () => {
     for (const missing of [randomUUID(), 'not-a-uuid', theirs!.documentId]) {
       const res = await site.call({ method: 'GET', url: `${TRANSACTIONS}/${own!.documentId},${missing}` });
       assertError(res, 404, 'INVALID_REQUEST_ERROR', 'INVALID_ARGUMENT', /^transaction document not found: /);
+    }
+  });
+
+  test("an import placed in the future does not carry the website's change clock there", async () => {
+    const own = await ctx.site();
+    const future = new Date('2099-01-01T00:00:00.000Z');
+    const make = () => order(own.websiteId, { channel: 'external', placedOn: future, payment: null });
+    const [imported] = await place(own, 1, make);
+    const [next] = await place(own);
+    const now = ctx.clock.now();
+    for (const placed of [imported!, next!]) {
+      assert.ok(placed.modifiedOn < now, `${placed.modifiedOn.toISOString()} is not ahead of the clock`);
     }
   });
 

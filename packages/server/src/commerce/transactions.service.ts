@@ -21,6 +21,7 @@ export const MAX_IDS = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const TAX_NAME = 'Sales tax';
+const PROVISIONAL = new Date(0);
 
 /**
  * Splits `total` minor units over `weights` in proportion, each share rounded down and the last
@@ -171,9 +172,11 @@ export function transactionDocument(order: PlacedOrder, ids: Ids): StoredDocumen
 }
 
 /**
- * Writes the document of an order just placed, in the order's transaction; returns its id. Its
- * times are provisional (the placing time): the caller stamps created_on and modified_on last,
- * with stampRows(), as every change-clocked row is.
+ * Writes the document of an order just placed, in the order's transaction; returns its id. The
+ * caller stamps created_on and modified_on last, with stampRows(), as every change-clocked row is.
+ * Until then they hold the epoch, as the order row does: stampRows starts past the website's
+ * newest modified_on, these rows included, so the placing time of an import (any time it sent,
+ * a future one too) would carry the website's clock along.
  */
 export async function recordTransaction(trx: Db, deps: { ids: Ids }, order: PlacedOrder): Promise<string> {
   const id = deps.ids.uuid();
@@ -181,8 +184,8 @@ export async function recordTransaction(trx: Db, deps: { ids: Ids }, order: Plac
     id,
     website_id: order.websiteId,
     order_id: order.id,
-    created_on: order.placedOn,
-    modified_on: order.placedOn,
+    created_on: PROVISIONAL,
+    modified_on: PROVISIONAL,
     voided: false,
     document: JSON.stringify(transactionDocument(order, deps.ids)),
   });
