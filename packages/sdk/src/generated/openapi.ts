@@ -3055,6 +3055,2024 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/1.0/commerce/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transaction documents
+         * @description At most 50 documents a page, newest change first (modifiedOn then id, descending), with cursor pagination. modifiedAfter and modifiedBefore come together and select the window (modifiedAfter, modifiedBefore]; orderId selects the document of one order and takes no window; the cursor carries the filters of the first request and takes no other parameter.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description pagination.nextPageCursor of the previous page; alone, with no other parameter */
+                    cursor?: string;
+                    /** @description ISO 8601 UTC; together with modifiedBefore: the window (modifiedAfter, modifiedBefore] */
+                    modifiedAfter?: string;
+                    /** @description ISO 8601 UTC; together with modifiedAfter, and later than it */
+                    modifiedBefore?: string;
+                    /** @description the document of this order (its salesOrderId); not with the dates */
+                    orderId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documents: {
+                                /** @description UUID; not the order id (see salesOrderId) */
+                                id: string;
+                                /** @description ISO 8601 UTC with milliseconds */
+                                createdOn: string;
+                                /** @description ISO 8601 UTC with milliseconds */
+                                modifiedOn: string;
+                                customerEmail: string | null;
+                                salesOrderId: string | null;
+                                /** @description the order was canceled */
+                                voided: boolean;
+                                totalSales: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalNetSales: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalNetShipping: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalTaxes: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                total: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalNetPayment: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                /** @description empty for an imported order: it was paid elsewhere */
+                                payments: {
+                                    /** @description UUID */
+                                    id: string;
+                                    amount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    refundedAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    netAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    creditCardType: string | null;
+                                    /** @description SQUARESPACE, STRIPE, PAYPAL or SQUARE */
+                                    provider: string;
+                                    refunds: {
+                                        id: string;
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        /** @description ISO 8601 UTC with milliseconds */
+                                        refundedOn: string;
+                                        externalTransactionId: string | null;
+                                    }[];
+                                    processingFees: {
+                                        /** @description ten letters and digits */
+                                        id: string;
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        amountGatewayCurrency: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        exchangeRate: number;
+                                        refundedAmount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        refundedAmountGatewayCurrency: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        netAmount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        netAmountGatewayCurrency: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        feeRefunds: {
+                                            id: string;
+                                            amount: {
+                                                /** @description ISO 4217 code; must be the website currency */
+                                                currency: string;
+                                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                                value: string;
+                                            };
+                                            amountGatewayCurrency: {
+                                                /** @description ISO 4217 code; must be the website currency */
+                                                currency: string;
+                                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                                value: string;
+                                            };
+                                            exchangeRate: number;
+                                            /** @description ISO 8601 UTC with milliseconds */
+                                            refundedOn: string;
+                                            externalTransactionId: string | null;
+                                        }[];
+                                    }[];
+                                    giftCardId: string | null;
+                                    /** @description ISO 8601 UTC with milliseconds */
+                                    paidOn: string;
+                                    externalTransactionId: string | null;
+                                    externalTransactionProperties: {
+                                        key: string;
+                                        value: string;
+                                    }[];
+                                    externalCustomerId: string | null;
+                                }[];
+                                salesLineItems: {
+                                    /** @description UUID */
+                                    id: string;
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalSales: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalNetSales: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    total: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    taxes: {
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        /** @description percent with two decimals: "7.00" is 7 % */
+                                        rate: string;
+                                        name: string;
+                                        jurisdiction: string | null;
+                                    }[];
+                                }[];
+                                discounts: {
+                                    description: string;
+                                    name: string;
+                                    amount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                }[];
+                                shippingLineItems: {
+                                    /** @description UUID */
+                                    id: string;
+                                    description: string;
+                                    amount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    netAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    taxes: {
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        /** @description percent with two decimals: "7.00" is 7 % */
+                                        rate: string;
+                                        name: string;
+                                        jurisdiction: string | null;
+                                    }[];
+                                }[];
+                                paymentGatewayError: string | null;
+                            }[];
+                            pagination: {
+                                hasNextPage: boolean;
+                                nextPageCursor: string | null;
+                                nextPageUrl: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.0/commerce/transactions/{documentIds}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get transaction documents by id
+         * @description In the order asked. More than 50 ids: 400. Any id not found, not a UUID or of another website: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description one document id (UUID) or a comma-separated list of at most 50 */
+                    documentIds: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            documents: {
+                                /** @description UUID; not the order id (see salesOrderId) */
+                                id: string;
+                                /** @description ISO 8601 UTC with milliseconds */
+                                createdOn: string;
+                                /** @description ISO 8601 UTC with milliseconds */
+                                modifiedOn: string;
+                                customerEmail: string | null;
+                                salesOrderId: string | null;
+                                /** @description the order was canceled */
+                                voided: boolean;
+                                totalSales: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalNetSales: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalNetShipping: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalTaxes: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                total: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                totalNetPayment: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                /** @description empty for an imported order: it was paid elsewhere */
+                                payments: {
+                                    /** @description UUID */
+                                    id: string;
+                                    amount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    refundedAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    netAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    creditCardType: string | null;
+                                    /** @description SQUARESPACE, STRIPE, PAYPAL or SQUARE */
+                                    provider: string;
+                                    refunds: {
+                                        id: string;
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        /** @description ISO 8601 UTC with milliseconds */
+                                        refundedOn: string;
+                                        externalTransactionId: string | null;
+                                    }[];
+                                    processingFees: {
+                                        /** @description ten letters and digits */
+                                        id: string;
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        amountGatewayCurrency: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        exchangeRate: number;
+                                        refundedAmount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        refundedAmountGatewayCurrency: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        netAmount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        netAmountGatewayCurrency: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        feeRefunds: {
+                                            id: string;
+                                            amount: {
+                                                /** @description ISO 4217 code; must be the website currency */
+                                                currency: string;
+                                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                                value: string;
+                                            };
+                                            amountGatewayCurrency: {
+                                                /** @description ISO 4217 code; must be the website currency */
+                                                currency: string;
+                                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                                value: string;
+                                            };
+                                            exchangeRate: number;
+                                            /** @description ISO 8601 UTC with milliseconds */
+                                            refundedOn: string;
+                                            externalTransactionId: string | null;
+                                        }[];
+                                    }[];
+                                    giftCardId: string | null;
+                                    /** @description ISO 8601 UTC with milliseconds */
+                                    paidOn: string;
+                                    externalTransactionId: string | null;
+                                    externalTransactionProperties: {
+                                        key: string;
+                                        value: string;
+                                    }[];
+                                    externalCustomerId: string | null;
+                                }[];
+                                salesLineItems: {
+                                    /** @description UUID */
+                                    id: string;
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalSales: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalNetSales: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    total: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    taxes: {
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        /** @description percent with two decimals: "7.00" is 7 % */
+                                        rate: string;
+                                        name: string;
+                                        jurisdiction: string | null;
+                                    }[];
+                                }[];
+                                discounts: {
+                                    description: string;
+                                    name: string;
+                                    amount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                }[];
+                                shippingLineItems: {
+                                    /** @description UUID */
+                                    id: string;
+                                    description: string;
+                                    amount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    netAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    taxes: {
+                                        amount: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        /** @description percent with two decimals: "7.00" is 7 % */
+                                        rate: string;
+                                        name: string;
+                                        jurisdiction: string | null;
+                                    }[];
+                                }[];
+                                paymentGatewayError: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.0/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List profiles
+         * @description At most 50 profiles a page, ordered by sortField (createdOn, id, email or lastName; id by default) then id, in sortDirection (asc, or dsc by default), with cursor pagination. The cursor carries the sort and filters of the first request and takes no other parameter.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description pagination.nextPageCursor of the previous page; alone, with no other parameter */
+                    cursor?: string;
+                    /** @description semicolon-separated `name,value` pairs: `isCustomer,true`, `hasAccount,true` (only true), or `email,<address>` (case-insensitive; not with the other two) */
+                    filter?: string;
+                    /** @description the same as filter=email,<address>; not with filter */
+                    email?: string;
+                    /** @description default id */
+                    sortField?: "createdOn" | "id" | "email" | "lastName";
+                    /** @description dsc (descending) by default */
+                    sortDirection?: "asc" | "dsc";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            profiles: {
+                                /** @description 24 hex characters */
+                                id: string;
+                                /** @description empty when no order gave one */
+                                firstName: string;
+                                /** @description empty when no order gave one */
+                                lastName: string;
+                                email: string;
+                                hasAccount: boolean;
+                                /** @description has placed at least one order */
+                                isCustomer: boolean;
+                                /** @description ISO 8601 UTC with microseconds, as the platform sends */
+                                createdOn: string;
+                                address: {
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    address1: string | null;
+                                    address2: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    countryCode: string | null;
+                                    postalCode: string | null;
+                                    phone: string | null;
+                                } | null;
+                                acceptsMarketing: boolean;
+                                transactionsSummary: {
+                                    firstOrderSubmittedOn: string | null;
+                                    lastOrderSubmittedOn: string | null;
+                                    orderCount: number;
+                                    totalOrderAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalRefundAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    firstDonationSubmittedOn: string | null;
+                                    lastDonationSubmittedOn: string | null;
+                                    donationCount: number;
+                                    totalDonationAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                };
+                            }[];
+                            pagination: {
+                                hasNextPage: boolean;
+                                nextPageCursor: string | null;
+                                nextPageUrl: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.0/profiles/{profileIdCsvs}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get profiles by id
+         * @description In the order asked. More than 50 ids: 400. Any id not found or of another website: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description one profile id or a comma-separated list of at most 50 */
+                    profileIdCsvs: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            profiles: {
+                                /** @description 24 hex characters */
+                                id: string;
+                                /** @description empty when no order gave one */
+                                firstName: string;
+                                /** @description empty when no order gave one */
+                                lastName: string;
+                                email: string;
+                                hasAccount: boolean;
+                                /** @description has placed at least one order */
+                                isCustomer: boolean;
+                                /** @description ISO 8601 UTC with microseconds, as the platform sends */
+                                createdOn: string;
+                                address: {
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    address1: string | null;
+                                    address2: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    countryCode: string | null;
+                                    postalCode: string | null;
+                                    phone: string | null;
+                                } | null;
+                                acceptsMarketing: boolean;
+                                transactionsSummary: {
+                                    firstOrderSubmittedOn: string | null;
+                                    lastOrderSubmittedOn: string | null;
+                                    orderCount: number;
+                                    totalOrderAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalRefundAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    firstDonationSubmittedOn: string | null;
+                                    lastDonationSubmittedOn: string | null;
+                                    donationCount: number;
+                                    totalDonationAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.0/commerce/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description At most 50 orders a page, newest change first, with cursor pagination. modifiedAfter and modifiedBefore go together (the window is after, up to and including before); paymentStates defaults to NOT_CHARGED,AUTHORIZED,PAID,REFUNDED. A cursor carries the filters of the first request and cannot be sent with any of them.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    modifiedAfter?: string;
+                    modifiedBefore?: string;
+                    /** @description PENDING, FULFILLED, CANCELED */
+                    fulfillmentStatus?: string;
+                    customerId?: string;
+                    /** @description comma-separated; default NOT_CHARGED,AUTHORIZED,PAID,REFUNDED */
+                    paymentStates?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            result: {
+                                id: string;
+                                orderNumber: string;
+                                createdOn: string;
+                                modifiedOn: string;
+                                /** @description web, pos, or external for an imported order */
+                                channel: string;
+                                testmode: boolean;
+                                customerEmail: string | null;
+                                customerId: string | null;
+                                billingAddress: {
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    address1: string | null;
+                                    address2: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    countryCode: string | null;
+                                    postalCode: string | null;
+                                    phone: string | null;
+                                } | null;
+                                shippingAddress: {
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    address1: string | null;
+                                    address2: string | null;
+                                    city: string | null;
+                                    state: string | null;
+                                    countryCode: string | null;
+                                    postalCode: string | null;
+                                    phone: string | null;
+                                } | null;
+                                /** @description PENDING, FULFILLED, CANCELED */
+                                fulfillmentStatus: string;
+                                lineItems: {
+                                    id: string;
+                                    variantId: string | null;
+                                    sku: string | null;
+                                    weight: number;
+                                    width: number;
+                                    length: number;
+                                    height: number;
+                                    productId: string | null;
+                                    productName: string;
+                                    quantity: number;
+                                    unitPricePaid: {
+                                        currency: string;
+                                        value: string;
+                                    };
+                                    variantOptions: {
+                                        optionName: string;
+                                        value: string;
+                                    }[] | null;
+                                    customizations: {
+                                        label: string;
+                                        value: string;
+                                    }[] | null;
+                                    imageUrl: string | null;
+                                    lineItemType: string;
+                                }[];
+                                internalNotes: {
+                                    content: string;
+                                }[];
+                                shippingLines: {
+                                    method: string;
+                                    amount: {
+                                        currency: string;
+                                        value: string;
+                                    };
+                                }[];
+                                discountLines: {
+                                    description: string | null;
+                                    name: string | null;
+                                    amount: {
+                                        currency: string;
+                                        value: string;
+                                    };
+                                    promoCode: string | null;
+                                }[];
+                                formSubmission: {
+                                    label: string;
+                                    value: string;
+                                }[] | null;
+                                fulfillments: {
+                                    shipDate: string;
+                                    carrierName: string;
+                                    service: string;
+                                    trackingNumber: string;
+                                    trackingUrl: string | null;
+                                }[];
+                                subtotal: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                shippingTotal: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                discountTotal: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                taxTotal: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                refundedTotal: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                grandTotal: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                channelName: string;
+                                externalOrderReference: string | null;
+                                fulfilledOn: string | null;
+                                priceTaxInterpretation: string;
+                                paymentState: string;
+                                shippingOptionName: string | null;
+                                shippingOptionServiceType: string | null;
+                            }[];
+                            pagination: {
+                                hasNextPage: boolean;
+                                nextPageCursor: string | null;
+                                nextPageUrl: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Import an order from another channel
+         * @description Creates an order with channel "external", numbered after the website's last, with its transaction document and the buyer's profile, and sends order.create. The sum of the lines must equal subtotal; money is in the website currency. inventoryBehavior DEDUCT takes the lines from stock, all or none: a variant with too little stock is a 409 INSUFFICIENT_STOCK naming it. The Idempotency-Key belongs to the API key or OAuth app that sends it and is kept 48 hours: the same key with the same body answers with the same order, created once; with another body, 400; while the first request with it runs, 409 CONCURRENT_MODIFICATION. Without the header the answer is a 400 with an RFC 7807 body. API keys may import 100 orders a website and hour (ORDER_IMPORTS_PER_HOUR), then 429.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description a new key for each order, 1 to 64 letters, digits, `-` or `_`; resending it with the same body within 48 hours answers with the same order, created once */
+                    "idempotency-key": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description the channel the order was placed on */
+                        channelName: string;
+                        /** @description the channel's reference of the order */
+                        externalOrderReference: string;
+                        /** @description ISO 8601 UTC date-time, such as 2026-08-16T08:14:10Z */
+                        createdOn: string;
+                        priceTaxInterpretation: "INCLUSIVE" | "EXCLUSIVE";
+                        grandTotal: {
+                            currency: string | {
+                                currencyCode: string;
+                            };
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            value: string | number;
+                        };
+                        lineItems: {
+                            lineItemType: "PHYSICAL_PRODUCT" | "CUSTOM";
+                            quantity: number;
+                            unitPricePaid: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            };
+                            variantId?: string | null;
+                            nonSaleUnitPrice?: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            } | null;
+                            title?: string | null;
+                        }[];
+                        /** @description required, [] when none */
+                        fulfillments: {
+                            /** @description ISO 8601 UTC date-time, such as 2026-08-16T08:14:10Z */
+                            shipDate: string;
+                            carrierName: string;
+                            service: string;
+                            trackingNumber: string;
+                            trackingUrl?: string | null;
+                        }[];
+                        customerEmail?: string | null;
+                        billingAddress?: {
+                            firstName?: string | null;
+                            lastName?: string | null;
+                            address1?: string | null;
+                            address2?: string | null;
+                            city?: string | null;
+                            state?: string | null;
+                            countryCode?: string | null;
+                            postalCode?: string | null;
+                            phone?: string | null;
+                        } | null;
+                        shippingAddress?: {
+                            firstName?: string | null;
+                            lastName?: string | null;
+                            address1?: string | null;
+                            address2?: string | null;
+                            city?: string | null;
+                            state?: string | null;
+                            countryCode?: string | null;
+                            postalCode?: string | null;
+                            phone?: string | null;
+                        } | null;
+                        /** @description DEDUCT takes the lines from stock, refusing the order when any is short; default SKIP */
+                        inventoryBehavior?: "DEDUCT" | "SKIP";
+                        fulfillmentStatus?: "PENDING" | "FULFILLED";
+                        fulfilledOn?: string | null;
+                        shopperFulfillmentNotificationBehavior?: "SEND" | "SKIP";
+                        shippingLines?: {
+                            method: string;
+                            amount: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            };
+                        }[];
+                        discountLines?: {
+                            name?: string | null;
+                            promoCode?: string | null;
+                            amount?: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            } | null;
+                        }[];
+                        subtotal?: {
+                            currency: string | {
+                                currencyCode: string;
+                            };
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            value: string | number;
+                        } | null;
+                        shippingTotal?: {
+                            currency: string | {
+                                currencyCode: string;
+                            };
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            value: string | number;
+                        } | null;
+                        discountTotal?: {
+                            currency: string | {
+                                currencyCode: string;
+                            };
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            value: string | number;
+                        } | null;
+                        taxTotal?: {
+                            currency: string | {
+                                currencyCode: string;
+                            };
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            value: string | number;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            orderNumber: string;
+                            createdOn: string;
+                            modifiedOn: string;
+                            /** @description web, pos, or external for an imported order */
+                            channel: string;
+                            testmode: boolean;
+                            customerEmail: string | null;
+                            customerId: string | null;
+                            billingAddress: {
+                                firstName: string | null;
+                                lastName: string | null;
+                                address1: string | null;
+                                address2: string | null;
+                                city: string | null;
+                                state: string | null;
+                                countryCode: string | null;
+                                postalCode: string | null;
+                                phone: string | null;
+                            } | null;
+                            shippingAddress: {
+                                firstName: string | null;
+                                lastName: string | null;
+                                address1: string | null;
+                                address2: string | null;
+                                city: string | null;
+                                state: string | null;
+                                countryCode: string | null;
+                                postalCode: string | null;
+                                phone: string | null;
+                            } | null;
+                            /** @description PENDING, FULFILLED, CANCELED */
+                            fulfillmentStatus: string;
+                            lineItems: {
+                                id: string;
+                                variantId: string | null;
+                                sku: string | null;
+                                weight: number;
+                                width: number;
+                                length: number;
+                                height: number;
+                                productId: string | null;
+                                productName: string;
+                                quantity: number;
+                                unitPricePaid: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                variantOptions: {
+                                    optionName: string;
+                                    value: string;
+                                }[] | null;
+                                customizations: {
+                                    label: string;
+                                    value: string;
+                                }[] | null;
+                                imageUrl: string | null;
+                                lineItemType: string;
+                            }[];
+                            internalNotes: {
+                                content: string;
+                            }[];
+                            shippingLines: {
+                                method: string;
+                                amount: {
+                                    currency: string;
+                                    value: string;
+                                };
+                            }[];
+                            discountLines: {
+                                description: string | null;
+                                name: string | null;
+                                amount: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                promoCode: string | null;
+                            }[];
+                            formSubmission: {
+                                label: string;
+                                value: string;
+                            }[] | null;
+                            fulfillments: {
+                                shipDate: string;
+                                carrierName: string;
+                                service: string;
+                                trackingNumber: string;
+                                trackingUrl: string | null;
+                            }[];
+                            subtotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            shippingTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            discountTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            taxTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            refundedTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            grandTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            channelName: string;
+                            externalOrderReference: string | null;
+                            fulfilledOn: string | null;
+                            priceTaxInterpretation: string;
+                            paymentState: string;
+                            shippingOptionName: string | null;
+                            shippingOptionServiceType: string | null;
+                        } & {
+                            /** @description the Idempotency-Key sent, echoed */
+                            idempotencyKey: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.0/commerce/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description The bare Order. An id that is not 24 hex characters: 400; not found: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            orderNumber: string;
+                            createdOn: string;
+                            modifiedOn: string;
+                            /** @description web, pos, or external for an imported order */
+                            channel: string;
+                            testmode: boolean;
+                            customerEmail: string | null;
+                            customerId: string | null;
+                            billingAddress: {
+                                firstName: string | null;
+                                lastName: string | null;
+                                address1: string | null;
+                                address2: string | null;
+                                city: string | null;
+                                state: string | null;
+                                countryCode: string | null;
+                                postalCode: string | null;
+                                phone: string | null;
+                            } | null;
+                            shippingAddress: {
+                                firstName: string | null;
+                                lastName: string | null;
+                                address1: string | null;
+                                address2: string | null;
+                                city: string | null;
+                                state: string | null;
+                                countryCode: string | null;
+                                postalCode: string | null;
+                                phone: string | null;
+                            } | null;
+                            /** @description PENDING, FULFILLED, CANCELED */
+                            fulfillmentStatus: string;
+                            lineItems: {
+                                id: string;
+                                variantId: string | null;
+                                sku: string | null;
+                                weight: number;
+                                width: number;
+                                length: number;
+                                height: number;
+                                productId: string | null;
+                                productName: string;
+                                quantity: number;
+                                unitPricePaid: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                variantOptions: {
+                                    optionName: string;
+                                    value: string;
+                                }[] | null;
+                                customizations: {
+                                    label: string;
+                                    value: string;
+                                }[] | null;
+                                imageUrl: string | null;
+                                lineItemType: string;
+                            }[];
+                            internalNotes: {
+                                content: string;
+                            }[];
+                            shippingLines: {
+                                method: string;
+                                amount: {
+                                    currency: string;
+                                    value: string;
+                                };
+                            }[];
+                            discountLines: {
+                                description: string | null;
+                                name: string | null;
+                                amount: {
+                                    currency: string;
+                                    value: string;
+                                };
+                                promoCode: string | null;
+                            }[];
+                            formSubmission: {
+                                label: string;
+                                value: string;
+                            }[] | null;
+                            fulfillments: {
+                                shipDate: string;
+                                carrierName: string;
+                                service: string;
+                                trackingNumber: string;
+                                trackingUrl: string | null;
+                            }[];
+                            subtotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            shippingTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            discountTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            taxTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            refundedTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            grandTotal: {
+                                currency: string;
+                                value: string;
+                            };
+                            channelName: string;
+                            externalOrderReference: string | null;
+                            fulfilledOn: string | null;
+                            priceTaxInterpretation: string;
+                            paymentState: string;
+                            shippingOptionName: string | null;
+                            shippingOptionServiceType: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1.0/commerce/orders/{id}/fulfillments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fulfill an order
+         * @description Adds the shipments and marks the order FULFILLED, sending order.update with update FULFILLED. A FULFILLED order takes more shipments; a CANCELED one is a 400. While another request on the order runs, 409. Emporium sends no e-mail: shouldSendNotification is accepted and has no effect.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        shouldSendNotification?: boolean;
+                        shipments?: {
+                            /** @description ISO 8601 UTC date-time, such as 2026-08-16T08:14:10Z */
+                            shipDate: string;
+                            carrierName: string;
+                            service: string;
+                            trackingNumber: string;
+                            trackingUrl?: string | null;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.0/authorization/website": {
         parameters: {
             query?: never;
