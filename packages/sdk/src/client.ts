@@ -7,8 +7,11 @@ import { AuthenticationError, ReauthorizationRequired } from './errors.js';
 import type { EmporiumOAuth } from './oauth.js';
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './request.js';
 import { Inventory } from './resources/inventory.js';
+import { Orders } from './resources/orders.js';
 import { Products } from './resources/products.js';
+import { Profiles } from './resources/profiles.js';
 import { StorePages } from './resources/store-pages.js';
+import { Transactions } from './resources/transactions.js';
 import { WebhookSubscriptions } from './resources/webhook-subscriptions.js';
 import { WebsiteResource } from './resources/website.js';
 import { OAuthSession, type TokenStore } from './tokens.js';
@@ -54,6 +57,9 @@ export class Emporium {
   readonly website: WebsiteResource;
   readonly inventory: Inventory;
   readonly webhookSubscriptions: WebhookSubscriptions;
+  readonly orders: Orders;
+  readonly transactions: Transactions;
+  readonly profiles: Profiles;
   private readonly staticAuthorization: string | undefined;
   private readonly session: OAuthSession | undefined;
 
@@ -74,6 +80,9 @@ export class Emporium {
     this.website = new WebsiteResource(this);
     this.inventory = new Inventory(this);
     this.webhookSubscriptions = new WebhookSubscriptions(this);
+    this.orders = new Orders(this);
+    this.transactions = new Transactions(this);
+    this.profiles = new Profiles(this);
   }
 
   /**

@@ -33,6 +33,10 @@ type VariantsPath = '/1.1/commerce/products/{productId}/variants';
 type VariantPath = '/1.1/commerce/products/{productId}/variants/{variantId}';
 type SubscriptionsPath = '/1.0/webhook_subscriptions';
 type SubscriptionPath = '/1.0/webhook_subscriptions/{id}';
+type OrdersPath = '/1.0/commerce/orders';
+type OrderPath = '/1.0/commerce/orders/{id}';
+type TransactionsPath = '/1.0/commerce/transactions';
+type ProfilesPath = '/1.0/profiles';
 
 export type ProductList = ResponseBody<ProductsPath, 'get'>;
 export type Product = ResponseBody<ProductPath, 'post'>;
@@ -60,6 +64,27 @@ export type Member = ResponseBody<'/1.0/authorization/member', 'get'>;
 export type InventoryList = ResponseBody<'/1.0/commerce/inventory', 'get'>;
 export type InventoryItem = InventoryList['inventory'][number];
 export type InventoryAdjustment = RequestBody<'/1.0/commerce/inventory/adjustments', 'post'>;
+
+export type OrderList = ResponseBody<OrdersPath, 'get'>;
+export type Order = ResponseBody<OrderPath, 'get'>;
+export type OrderLineItem = Order['lineItems'][number];
+/** `paymentStates` may also be given as an array: it is sent comma-separated, as the server reads it. */
+export type OrderListParams = Omit<QueryParams<OrdersPath, 'get'>, 'paymentStates'> & {
+  paymentStates?: string | readonly string[];
+};
+export type OrderCreate = RequestBody<OrdersPath, 'post'>;
+/** The created order as the import answers it: with the `idempotencyKey` it was sent with. */
+export type CreatedOrder = ResponseBody<OrdersPath, 'post', 201>;
+export type OrderFulfillment = RequestBody<`${OrderPath}/fulfillments`, 'post'>;
+export type Shipment = NonNullable<OrderFulfillment['shipments']>[number];
+
+export type TransactionList = ResponseBody<TransactionsPath, 'get'>;
+export type TransactionDocument = TransactionList['documents'][number];
+export type TransactionListParams = QueryParams<TransactionsPath, 'get'>;
+
+export type ProfileList = ResponseBody<ProfilesPath, 'get'>;
+export type Profile = ProfileList['profiles'][number];
+export type ProfileListParams = QueryParams<ProfilesPath, 'get'>;
 
 export type WebhookSubscriptionList = ResponseBody<SubscriptionsPath, 'get'>;
 export type WebhookSubscription = ResponseBody<SubscriptionPath, 'get'>;
