@@ -46,16 +46,30 @@ export class ListCache {
     });
   }
 
+  /**
+   * The heads of a page of the website's list: from memory while they are current, else from
+   * `read`, kept for the next request. `query` names the page (its filters and position).
+   */
+  async pageHeads(websiteId: string, query: string, read: () => Promise<Head[]>): Promise<Head[]> {
+    const key = this.headsKey(websiteId, query); // before the query: see the class comment
+    let rows = this.cachedHeads(key);
+    if (!rows) {
+      rows = await read();
+      this.keepHeads(key, rows);
+    }
+    return rows;
+  }
+
   /** Read before the query; names where its result is kept. */
-  headsKey(websiteId: string, query: string): string {
+  private headsKey(websiteId: string, query: string): string {
     return `${this.epoch}:${this.changes.get(websiteId) ?? 0}:${websiteId}:${query}`;
   }
 
-  cachedHeads(key: string): Head[] | undefined {
+  private cachedHeads(key: string): Head[] | undefined {
     return this.feed?.live ? this.heads.at(key, 0) : undefined;
   }
 
-  keepHeads(key: string, rows: Head[]): void {
+  private keepHeads(key: string, rows: Head[]): void {
     this.heads.set(key, 0, rows, this.heads.generation);
   }
 

@@ -191,13 +191,9 @@ async function pageHeads(
     await closeWindow(deps, websiteId, filter.window.before);
     return repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
   }
-  const key = deps.lists.headsKey(websiteId, JSON.stringify(filter));
-  let rows = deps.lists.cachedHeads(key);
-  if (!rows) {
-    rows = await repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
-    deps.lists.keepHeads(key, rows);
-  }
-  return rows;
+  return deps.lists.pageHeads(websiteId, JSON.stringify(filter), () =>
+    repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1),
+  );
 }
 
 /**

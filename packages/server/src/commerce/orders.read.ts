@@ -119,13 +119,9 @@ async function pageHeads(deps: ReadDeps & { clock: Clock }, websiteId: string, f
     await closeWindow(deps, websiteId, filter.window.before);
     return repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
   }
-  const key = deps.orders.lists.headsKey(websiteId, JSON.stringify(filter));
-  let rows = deps.orders.lists.cachedHeads(key);
-  if (!rows) {
-    rows = await repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
-    deps.orders.lists.keepHeads(key, rows);
-  }
-  return rows;
+  return deps.orders.lists.pageHeads(websiteId, JSON.stringify(filter), () =>
+    repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1),
+  );
 }
 
 /** The orders of these heads at their versions; one changed since is left out (its new version comes first). */

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { toMinorUnits } from '../catalog/money.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound } from '../errors.ts';
@@ -60,6 +61,9 @@ const BUYERS: Buyer[] = [
   buyer('Linus', 'Pauling', '85 Helix Road', 'Pasadena', 'CA', '91101', '+1 626-555-0175'),
 ];
 
+/** A number in [0, 1) from node:crypto, as all randomness of the service is (security SC-2). */
+const uniform = () => randomInt(2 ** 47) / 2 ** 47;
+
 const pick = <T>(items: readonly T[], random: () => number): T =>
   items[Math.min(items.length - 1, Math.floor(random() * items.length))]!;
 
@@ -92,7 +96,7 @@ export async function sampleOrderDraft(
   deps: { db: Db },
   websiteId: string,
   now: Date,
-  random: () => number = Math.random,
+  random: () => number = uniform,
 ): Promise<OrderDraft> {
   const website = await findWebsite(deps.db, websiteId);
   if (!website) throw new NotFound(`website not found: ${websiteId}`);
