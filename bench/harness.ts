@@ -57,8 +57,14 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export async function stopChild(child: Child, graceMs: number): Promise<boolean> {
   if (child.process.exitCode !== null || child.process.signalCode !== null) return true;
   process.kill(child.pid, 'SIGTERM');
-  const timer = sleep(graceMs).then(() => 'timeout' as const);
-  if ((await Promise.race([child.exited, timer])) !== 'timeout') return true;
+  // Cleared once the child exits: a pending grace timer would keep the benchmark alive after its end.
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'timeout'>(
+    (resolve) => (timer = setTimeout(() => resolve('timeout'), graceMs)),
+  );
+  const outcome = await Promise.race([child.exited, graceOver]);
+  clearTimeout(timer);
+  if (outcome !== 'timeout') return true;
   process.kill(child.pid, 'SIGKILL');
   await child.exited;
   return false;

@@ -219,8 +219,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
-interface Definition {
-  /** products or variants; for a foreign key, any table that references them (images). */
+export interface Definition {
+  /** One of the loaded tables; for a foreign key, any table that references them (images). */
   table: string;
   name: string;
   kind: 'p' | 'u' | 'f' | 'index';
@@ -232,14 +232,15 @@ interface Definition {
 }
 
 /**
- * Keys, unique and foreign-key constraints touching products and variants, and their other
- * indexes: dropped before the load and rebuilt from their own definitions after it (PostgreSQL's
- * "Populating a Database" recipe), so what gets rebuilt is whatever the migrations define. A key
- * is rebuilt as a unique index first (which other index builds on the table do not wait for),
- * then attached as the constraint.
+ * Keys, unique and foreign-key constraints touching the tables to load (products and variants
+ * here, orders in load-orders.ts), and their other indexes: dropped before the load and rebuilt
+ * from their own definitions after it (PostgreSQL's "Populating a Database" recipe), so what
+ * gets rebuilt is whatever the migrations define. A key is rebuilt as a unique index first (which
+ * other index builds on the table do not wait for), then attached as the constraint.
  */
-async function definitions(client: pg.Client): Promise<Definition[]> {
-  const { rows } = await client.query<Definition & { deferrable: boolean }>(`
+export async function definitions(client: pg.Client, tables: string[]): Promise<Definition[]> {
+  const { rows } = await client.query<Definition & { deferrable: boolean }>(
+    `
     SELECT c.conrelid::regclass::text AS table, c.conname AS name, c.contype::text AS kind,
       CASE WHEN c.contype = 'f'
         THEN format('ALTER TABLE %s ADD CONSTRAINT %I %s', c.conrelid::regclass, c.conname,
@@ -251,25 +252,37 @@ async function definitions(client: pg.Client): Promise<Definition[]> {
       false AS gin, c.condeferrable AS deferrable
     FROM pg_constraint c LEFT JOIN pg_class x ON x.oid = c.conindid
     WHERE c.contype IN ('p', 'u', 'f')
-      AND (c.conrelid IN ('products'::regclass, 'variants'::regclass)
-        OR c.confrelid IN ('products'::regclass, 'variants'::regclass))
+      AND (c.conrelid = ANY($1::regclass[]) OR c.confrelid = ANY($1::regclass[]))
     UNION ALL
     SELECT i.indrelid::regclass::text, x.relname, 'index', pg_get_indexdef(i.indexrelid), NULL,
       am.amname = 'gin', false
     FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid JOIN pg_am am ON am.oid = x.relam
-    WHERE i.indrelid IN ('products'::regclass, 'variants'::regclass)
-      AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`);
+    WHERE i.indrelid = ANY($1::regclass[])
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`,
+    [tables],
+  );
   for (const row of rows) {
-    // Another table's foreign key to the catalog is dropped and added back like the others.
-    if (row.kind !== 'f' && row.table !== 'products' && row.table !== 'variants') {
-      throw new Error(`the load does not know table ${row.table}, which references the catalog`);
+    // Another table's foreign key to the loaded ones is dropped and added back like the others.
+    if (row.kind !== 'f' && !tables.includes(row.table)) {
+      throw new Error(`the load does not know table ${row.table}, which references ${tables.join(', ')}`);
     }
     if (row.deferrable) throw new Error(`the load cannot rebuild the deferrable constraint ${row.name}`);
   }
   return rows;
 }
 
-async function session(databaseUrl: string): Promise<pg.Client> {
+/** Drops what definitions() found: foreign keys first, then keys, then the other indexes. */
+export async function dropDefinitions(client: pg.Client, defs: Definition[]): Promise<void> {
+  const order = (d: Definition) => ['f', 'p', 'u', 'index'].indexOf(d.kind);
+  for (const d of [...defs].sort((x, y) => order(x) - order(y))) {
+    await client.query(
+      d.kind === 'index' ? `DROP INDEX ${d.name}` : `ALTER TABLE ${d.table} DROP CONSTRAINT ${d.name}`,
+    );
+  }
+}
+
+/** A loading session: commits not waited for, memory for index builds, a bound on each statement. */
+export async function session(databaseUrl: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query(`SET synchronous_commit = off`);
@@ -310,13 +323,8 @@ export async function loadCatalog(
     const metric = website.rows[0]?.measurement_standard === 'METRIC';
     const started = performance.now();
 
-    const defs = await definitions(a);
-    const order = (d: Definition) => ['f', 'p', 'u', 'index'].indexOf(d.kind);
-    for (const d of [...defs].sort((x, y) => order(x) - order(y))) {
-      await a.query(
-        d.kind === 'index' ? `DROP INDEX ${d.name}` : `ALTER TABLE ${d.table} DROP CONSTRAINT ${d.name}`,
-      );
-    }
+    const defs = await definitions(a, ['products', 'variants']);
+    await dropDefinitions(a, defs);
     const builds = (table: Definition['table'], gin: boolean) =>
       defs.filter((d) => d.table === table && d.kind !== 'f' && d.gin === gin).map((d) => d.build);
     const attaches = defs.flatMap((d) => (d.attach ? [d.attach] : []));

@@ -10,38 +10,25 @@
  * Emporium and baseline one after the other, sequential searches, and the service's peak RSS.
  * Every process started here is stopped by its pid; temporary folders and databases are removed.
  */
-import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startEmbedded } from '../packages/server/src/db/embedded.ts';
+import { fmt, get, log, loadAverage, stopChild } from './harness.ts';
 import {
-  closeConnections,
-  cpuMeter,
-  fmt,
-  freePort,
-  get,
-  log,
-  loadAverage,
-  rssSampler,
-  runLoadgen,
-  sleep,
-  startNode,
-  startService,
-  stopChild,
-  stopService,
-  waitReady,
-  type CpuShare,
-} from './harness.ts';
+  measure,
+  parseSizes,
+  positive,
+  revision,
+  sizedRun,
+  sizeLabel,
+  startBaseline,
+  startSizeService,
+  verdicts,
+  waitQuiet,
+  type Run,
+} from './list-runs.ts';
 import { createSite, loadCatalog, RARE_WORD, type LoadReport } from './load-catalog.ts';
-import type { LoadgenInput } from './loadgen.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BASELINE = path.join(ROOT, 'bench/baseline-server.ts');
 const LIST = '/1.1/commerce/products';
 /** Searches timed one after the other: the target is on the rare word; the others are for information. */
 const SEARCHES = [
@@ -75,14 +62,7 @@ const { values: args } = parseArgs({
   strict: true,
 });
 
-function positive(name: string, raw: string | undefined): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`--${name}: a positive whole number, got "${raw}"`);
-  return value;
-}
-
-const sizes = (args.sizes ?? '').split(',').map((s) => positive('sizes', s.replace(/_/g, '').trim()));
+const sizes = parseSizes(args.sizes);
 const duration = positive('duration', args.duration);
 const connections = positive('connections', args.connections);
 const warmup = positive('warmup', args.warmup);
@@ -94,112 +74,13 @@ const logLevel = args['log-level'] ?? 'info';
 const cpuProfDir = args['cpu-prof'];
 const externalDb = process.env.DATABASE_URL || undefined;
 
-/* ---------- cleanup: everything started is undone in reverse order, once ---------- */
-
-const cleanups: (() => Promise<void>)[] = [];
-let cleaning: Promise<void> | undefined;
-let interrupted = false;
-/** Log files of the processes of the size being run, shown if the benchmark fails. */
-let currentLogs: string[] = [];
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (let fn = cleanups.pop(); fn; fn = cleanups.pop()) {
-      try {
-        await fn();
-      } catch (error) {
-        process.stderr.write(`cleanup: ${(error as Error).message}\n`);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    process.stderr.write(`\n${signal}: stopping what the benchmark started\n`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
 // The whole run is bounded: loads, runs and searches, with room to spare.
-const limitMs = sizes.reduce(
-  (sum, size) => sum + 240_000 + size * 0.3 + 4 * (warmup + duration) * 1000,
-  60_000,
+const run = sizedRun(
+  sizes.reduce((sum, size) => sum + 240_000 + size * 0.3 + 4 * (warmup + duration) * 1000, 60_000),
 );
-const watchdog = setTimeout(() => {
-  process.stderr.write(
-    `\nthe benchmark ran past its time limit (${Math.round(limitMs / 1000)} s); stopping\n`,
-  );
-  void cleanup().finally(() => process.exit(1));
-}, limitMs);
+const settings = { connections, warmup, duration };
 
 /* ---------- measurement ---------- */
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  failures: number;
-  mbPerSec: number;
-  cpu: CpuShare;
-}
-
-/** One autocannon run in its own process (bench/loadgen.ts), with the CPU use of everyone meanwhile. */
-async function cannon(
-  port: number,
-  paths: string[],
-  headers: Record<string, string>,
-  seconds: number,
-  named: Record<string, number>,
-): Promise<Run> {
-  const input: LoadgenInput = { port, paths, headers, seconds, connections };
-  const meter = cpuMeter(named);
-  const started = performance.now();
-  const result = await runLoadgen(input);
-  const cpu = meter();
-  // The load generator has exited, so it reports its own CPU time.
-  cpu.groups.loadgen = result.cpuSeconds / ((performance.now() - started) / 1000);
-  return {
-    rps: result.rps,
-    p50: result.p50,
-    p99: result.p99,
-    requests: result.ok,
-    failures: result.failures,
-    mbPerSec: result.bytesPerSecond / 1e6,
-    cpu,
-  };
-}
-
-const unattributed = (cpu: CpuShare) => cpu.busy - Object.values(cpu.groups).reduce((a, b) => a + b, 0);
-
-/** Warm-up, then the measured run. */
-async function measure(
-  label: string,
-  port: number,
-  paths: string[],
-  headers: Record<string, string>,
-  named: Record<string, number>,
-): Promise<Run> {
-  await cannon(port, paths, headers, warmup, named);
-  const run = await cannon(port, paths, headers, duration, named);
-  const cpu = Object.entries(run.cpu.groups)
-    .filter(([, cores]) => cores >= 0.01)
-    .map(([group, cores]) => `${group} ${fmt(cores * 100)}%`)
-    .concat(
-      `machine busy ${fmt(run.cpu.busy * 100)}%`,
-      // Processes that started and ended within the run are not seen by name.
-      unattributed(run.cpu) >= 0.05 ? [`unattributed ${fmt(unattributed(run.cpu) * 100)}%`] : [],
-      `idle ${fmt(run.cpu.idle * 100)}%`,
-      run.cpu.steal >= 0.01 ? [`steal ${fmt(run.cpu.steal * 100)}%`] : [],
-    )
-    .join(', ');
-  log(
-    `  ${label.padEnd(22)} ${fmt(run.rps).padStart(7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms` +
-      `  ${fmt(run.mbPerSec, 1)} MB/s  failures ${run.failures}  cpu: ${cpu}`,
-  );
-  if (run.failures > 0) throw new Error(`${label}: ${run.failures} failed requests`);
-  return run;
-}
 
 interface Search {
   p50: number;
@@ -259,29 +140,6 @@ async function syncThrough(port: number, headers: Record<string, string>): Promi
   return { pages: times.length, products, seconds, p50: at(0.5), p99: at(0.99) };
 }
 
-/**
- * Samples the machine for 2 s until it is quiet (under 0.3 cores busy), for at most 90 s, and
- * says what it saw: runs measured on a busy machine are reported as such, not silently.
- */
-async function waitQuiet(what: string, named: Record<string, number>): Promise<CpuShare> {
-  const until = Date.now() + 90_000;
-  for (;;) {
-    const meter = cpuMeter(named);
-    await sleep(2000);
-    const share = meter();
-    const busy = `machine busy ${fmt(share.busy * 100)}% (postgres ${fmt((share.groups.postgres ?? 0) * 100)}%, other processes ${fmt((share.groups.other ?? 0) * 100)}%)`;
-    if (share.busy < 0.3) {
-      log(`  before ${what}, 2 s: ${busy}`);
-      return share;
-    }
-    if (Date.now() > until) {
-      log(`  WARNING: the machine is still busy before ${what} after 90 s: ${busy}; measuring anyway`);
-      return share;
-    }
-    log(`  waiting for the machine to quiet down before ${what}: ${busy}`);
-  }
-}
-
 /* ---------- one catalog size ---------- */
 
 interface SizeResult {
@@ -299,54 +157,14 @@ interface SizeResult {
   busyBefore: number;
 }
 
-function databaseUrlOn(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
 async function runSize(size: number): Promise<SizeResult> {
   log(`\n== ${fmt(size)} products ==`);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-'));
-  fs.chmodSync(tmp, 0o755); // the embedded PostgreSQL runs as the user "postgres" (as root)
-  cleanups.push(async () => fs.rmSync(tmp, { recursive: true, force: true }));
-  const dataDir = path.join(tmp, 'data');
-
-  let serviceDbUrl: string | undefined;
-  if (externalDb) {
-    const name = `emporium_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: externalDb });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    cleanups.push(async () => {
-      const client = new pg.Client({ connectionString: externalDb });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    });
-    serviceDbUrl = databaseUrlOn(externalDb, name);
-  }
-
-  const port = await freePort();
-  currentLogs = [path.join(tmp, 'emporium.log'), path.join(tmp, 'data', 'postgres', 'server.log')];
-  const server = startService({
-    port,
-    dataDir,
-    logFile: path.join(tmp, 'emporium.log'),
-    nodeOptions: cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [],
-    env: { DATABASE_URL: serviceDbUrl ?? '', LOG_LEVEL: logLevel },
+  const { tmp, port, server, dbUrl, rss } = await startSizeService(run, {
+    externalDb,
+    logLevel,
+    cpuProfDir,
+    logs: (files) => (run.logs = files),
   });
-  cleanups.push(() => stopService(server, dataDir));
-  const rss = rssSampler(server.pid);
-  cleanups.push(async () => rss.stop());
-  await waitReady(server, port, '/readyz', 120_000);
-  log(
-    `  service pid ${server.pid} on 127.0.0.1:${port} (LOG_LEVEL=${logLevel}, ${serviceDbUrl ? 'DATABASE_URL' : 'embedded PostgreSQL'})`,
-  );
-
-  // The loader attaches to the service's embedded server (startEmbedded finds it running).
-  const dbUrl = serviceDbUrl ?? (await startEmbedded(dataDir)).url;
   const site = await createSite(dbUrl);
   await waitQuiet('the load', { emporium: server.pid });
   const load = await loadCatalog(dbUrl, site, size, log);
@@ -380,34 +198,26 @@ async function runSize(size: number): Promise<SizeResult> {
     products[id] = response.body.toString();
   }
   const byIdPaths = rows.map(({ id }) => `${LIST}/${id}`);
-  const bodiesFile = path.join(tmp, 'bodies.json');
-  fs.writeFileSync(bodiesFile, JSON.stringify({ list: listResponse.body.toString(), products }));
   log(
     `  captured the list page (${fmt(listResponse.body.length)} bytes) and ${rows.length} products by id` +
       ` (~${fmt(Buffer.byteLength(Object.values(products)[0] ?? ''))} bytes each)`,
   );
 
-  const baselinePort = await freePort();
-  const baseline = startNode('baseline', ['--import', 'tsx', BASELINE], {
-    cwd: ROOT,
-    logFile: path.join(tmp, 'baseline.log'),
-    env: { ...process.env, PORT: String(baselinePort), BASELINE_BODIES: bodiesFile },
+  const { port: baselinePort, child: baseline } = await startBaseline(run, tmp, LIST, {
+    list: listResponse.body,
+    products,
   });
-  cleanups.push(async () => void (await stopChild(baseline, 10_000)));
-  await waitReady(baseline, baselinePort, LIST, 30_000);
-  const same = await get(baselinePort, LIST, {});
-  if (!same.body.equals(listResponse.body)) throw new Error('the baseline does not send the captured bytes');
 
   // Other work on the machine (or a checkpoint after the load) would distort the runs: wait for quiet.
   const before = await waitQuiet('the runs', { emporium: server.pid, baseline: baseline.pid });
   const named = { emporium: server.pid, baseline: baseline.pid };
   const list = {
-    emporium: await measure('list  emporium', port, [LIST], headers, named),
-    baseline: await measure('list  baseline', baselinePort, [LIST], headers, named),
+    emporium: await measure(settings, 'list  emporium', port, [LIST], headers, named),
+    baseline: await measure(settings, 'list  baseline', baselinePort, [LIST], headers, named),
   };
   const byId = {
-    emporium: await measure('by id emporium', port, byIdPaths, headers, named),
-    baseline: await measure('by id baseline', baselinePort, byIdPaths, headers, named),
+    emporium: await measure(settings, 'by id emporium', port, byIdPaths, headers, named),
+    baseline: await measure(settings, 'by id baseline', baselinePort, byIdPaths, headers, named),
   };
   await stopChild(baseline, 10_000);
 
@@ -431,8 +241,7 @@ async function runSize(size: number): Promise<SizeResult> {
     `  service RSS max ${fmt(rssRuns / 2 ** 20)} MB over the runs and searches, ` +
       `${fmt(rss.max / 2 ** 20)} MB with the sync (${rss.samples} samples)`,
   );
-  await cleanup(); // the service, its database and the temporary folder, before the next size
-  cleaning = undefined;
+  await run.undo(); // the service, its database and the temporary folder, before the next size
   return {
     size,
     load,
@@ -452,7 +261,6 @@ async function runSize(size: number): Promise<SizeResult> {
 function report(results: SizeResult[]): boolean {
   const share = (pair: { emporium: Run; baseline: Run }) => (100 * pair.emporium.rps) / pair.baseline.rps;
   const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 1)}`;
-  const sizeLabel = (n: number) => (n >= 1e6 ? `${fmt(n / 1e6, n % 1e6 ? 1 : 0)}M` : `${fmt(n / 1e3)}k`);
   const lines = [
     '| catalog | endpoint | Emporium req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | Emporium / baseline |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
@@ -544,25 +352,10 @@ function report(results: SizeResult[]): boolean {
         `(${fmt(Math.max(...results.map((r) => r.rssRunsMb)))} MB over the runs and searches alone)`,
     ],
   ];
-  log('\n## Targets\n');
-  for (const [name, ok, value] of checks)
-    log(`${ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL'}  ${name}: ${value}`);
-  return checks.every(([, ok]) => ok !== false);
+  return verdicts(checks);
 }
 
 /* ---------- main ---------- */
-
-/** The service's revision, so figures can be tied to the code they measured. */
-function revision(): string {
-  try {
-    const git = (...a: string[]) =>
-      execFileSync('git', a, { cwd: ROOT, encoding: 'utf8', timeout: 5000 }).trim();
-    const dirty = git('status', '--porcelain', '--', 'packages/server') !== '';
-    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in packages/server' : ''}`;
-  } catch {
-    return 'unknown revision';
-  }
-}
 
 log(
   `Emporium products benchmark: sizes ${sizes.join(', ')}, ${duration} s runs (+${warmup} s warm-up), ` +
@@ -570,22 +363,8 @@ log(
     `load average ${fmt(loadAverage(), 2)}; service at ${revision()}`,
 );
 const results: SizeResult[] = [];
-let ok = false;
-try {
+const ok = await run.run(async () => {
   for (const size of sizes) results.push(await runSize(size));
-  ok = report(results);
-} catch (error) {
-  if (!interrupted) {
-    process.stderr.write(`\nbenchmark failed: ${(error as Error).stack ?? error}\n`);
-    for (const file of currentLogs) {
-      if (!fs.existsSync(file)) continue;
-      const tail = fs.readFileSync(file, 'utf8').split('\n').slice(-25).join('\n');
-      process.stderr.write(`\n--- last lines of ${file}\n${tail}\n`);
-    }
-  }
-} finally {
-  await cleanup();
-  closeConnections();
-  clearTimeout(watchdog);
-}
+  return report(results);
+});
 process.exitCode = ok ? 0 : 1;
