@@ -88,10 +88,11 @@ export function orderColumns(order: PlacedOrder): OrderColumns {
   };
 }
 
-/** The row to insert, its JSON columns as text. */
+/** The row to insert, its JSON columns as text; numbered later (orders.repo.ts numberOrder). */
 export function orderRow(order: PlacedOrder): Insertable<OrdersTable> {
   return {
     ...orderColumns(order),
+    order_number: null,
     fulfillments: JSON.stringify(order.fulfillments),
     document: JSON.stringify(orderDocument(order)),
   };

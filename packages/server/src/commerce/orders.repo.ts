@@ -92,17 +92,21 @@ export async function updateOrder(db: Db, id: string, set: Updateable<OrdersTabl
 }
 
 /**
- * The website's next order number. The counter's row stays locked until the commit, so numbers
- * follow one another without gaps (a refused order gives its number back) and without repeats.
+ * Gives the order the website's next number, in one statement. The counter's row stays locked
+ * until the commit, so numbers follow one another without gaps (a refused order gives its number
+ * back) and without repeats; every order of the website waits for it, so it is taken as late as
+ * possible.
  */
-export async function nextOrderNumber(db: Db, websiteId: string): Promise<number> {
-  const row = await db
-    .insertInto('order_numbers')
-    .values({ website_id: websiteId, last: 1 })
-    .onConflict((oc) => oc.column('website_id').doUpdateSet({ last: sql`order_numbers.last + 1` }))
-    .returning('last')
-    .executeTakeFirstOrThrow();
-  return row.last;
+export async function numberOrder(db: Db, websiteId: string, orderId: string): Promise<number> {
+  const { rows } = await sql<{ number: number }>`
+    WITH n AS (
+      INSERT INTO order_numbers AS c (website_id, last) VALUES (${websiteId}, 1)
+      ON CONFLICT (website_id) DO UPDATE SET last = c.last + 1
+      RETURNING last
+    )
+    UPDATE orders SET order_number = n.last FROM n WHERE orders.id = ${orderId}
+    RETURNING n.last AS number`.execute(db);
+  return rows[0]!.number;
 }
 
 /** What an order line needs of a variant of the website: its catalog entry and first image. */

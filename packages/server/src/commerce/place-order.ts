@@ -143,9 +143,10 @@ export interface Placed {
 
 /**
  * Places the draft in the caller's transaction, whose last work this is (the changes are stamped
- * here: db/change-clock.ts). `admit` runs once the order is written, before it is stamped, while
- * the website's order number is held, which every order of the website waits for: a check that
- * counts the website's orders there is exact, and a refusal from it places nothing.
+ * here: db/change-clock.ts). The order is numbered after all else but the stamps, since the
+ * number's lock is held to the commit and every order of the website waits for it; it is taken
+ * before the clock's, always. `admit` runs once the order is numbered: a check that counts the
+ * website's orders there is exact, and a refusal from it places nothing.
  */
 export async function placeOrder(
   trx: Db,
@@ -180,25 +181,26 @@ export async function placeOrder(
           placedOn: rest.placedOn,
         })
       : null;
-    const orderNumber = await repo.nextOrderNumber(trx, website.id);
-    const order: PlacedOrder = {
+    const unnumbered: PlacedOrder = {
       ...rest,
       id: deps.ids.objectId(),
       websiteId: website.id,
       currency: website.currency,
-      orderNumber,
+      orderNumber: 0,
       createdOn: rest.createdOn ?? rest.placedOn.toISOString(),
       customerId,
       lineItems: lines.map((line) => ({ ...line, id: deps.ids.objectId() })),
     };
-    await repo.insertOrder(trx, orderRow(order));
-    await admit?.(order.id);
-    const documentId = await recordTransaction(trx, deps, order);
+    await repo.insertOrder(trx, orderRow(unnumbered));
+    const documentId = await recordTransaction(trx, deps, unnumbered);
     const notified = await emit(trx, deps, {
       websiteId: website.id,
       topic: 'order.create',
-      data: { orderId: order.id },
+      data: { orderId: unnumbered.id },
     });
+    // Numbered last but for the stamps: every order of the website waits for the number.
+    const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
+    await admit?.(order.id);
     return { order, documentId, notified };
   };
 

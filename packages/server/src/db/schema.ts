@@ -262,7 +262,8 @@ export interface ProfilesTable {
 export interface OrdersTable {
   id: string;
   website_id: string;
-  order_number: number;
+  /** Given last in the placing transaction; never null once committed. */
+  order_number: ColumnType<number, number | null, number>;
   channel: string;
   customer_id: string | null;
   customer_email: string | null;

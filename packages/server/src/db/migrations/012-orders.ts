@@ -45,7 +45,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('orders')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('website_id', 'text', (c) => c.notNull().references('websites.id').onDelete('cascade'))
-    .addColumn('order_number', 'integer', (c) => c.notNull())
+    // Null only inside the placing transaction: the number is given last (orders.repo.ts).
+    .addColumn('order_number', 'integer')
     .addColumn('channel', 'text', (c) => c.notNull())
     .addColumn('customer_id', 'text', (c) => c.references('profiles.id'))
     .addColumn('customer_email', 'text')
