@@ -11,3 +11,34 @@ export function parseUtcTime(value: string, field: string): Date {
   }
   return new Date(time);
 }
+
+/** A list's window of changes: after `after`, up to and including `before`. */
+export interface Window {
+  after: Date;
+  before: Date;
+}
+
+/**
+ * The window of a list's `modifiedAfter` and `modifiedBefore` (empty strings count as absent):
+ * both or neither, valid UTC times, the end after the start. `missing` is the 400's message when
+ * only one is given (the Commerce 1.0 lists use the platform's, the products list its own).
+ */
+export function parseWindow(
+  modifiedAfter: string | undefined,
+  modifiedBefore: string | undefined,
+  missing: (absent: 'modifiedAfter' | 'modifiedBefore') => string,
+): Window | undefined {
+  const hasAfter = modifiedAfter !== undefined && modifiedAfter !== '';
+  const hasBefore = modifiedBefore !== undefined && modifiedBefore !== '';
+  if (hasAfter !== hasBefore) {
+    throw new ValidationError(missing(hasAfter ? 'modifiedBefore' : 'modifiedAfter'), 'MISSING_ARGUMENT');
+  }
+  if (!hasAfter) return undefined;
+  const after = parseUtcTime(modifiedAfter!, 'modifiedAfter');
+  const before = parseUtcTime(modifiedBefore!, 'modifiedBefore');
+  if (before <= after) throw new ValidationError('modifiedBefore: must be later than modifiedAfter');
+  return { after, before };
+}
+
+/** The message of the Commerce 1.0 lists (orders, transactions) for one date without the other. */
+export const BOTH_DATES = () => "'modifiedBefore' and 'modifiedAfter' must both be specified.";

@@ -3,12 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { PlacedOrder } from '../src/commerce/order-model.ts';
 import { TransactionPage, TransactionsById } from '../src/commerce/transactions.schemas.ts';
-import {
-  allocate,
-  recordTransaction,
-  taxRate,
-  transactionDocument,
-} from '../src/commerce/transactions.service.ts';
+import { allocate, taxRate, transactionDocument } from '../src/commerce/transaction-document.ts';
+import { recordTransaction } from '../src/commerce/transactions.service.ts';
 import { stampRows } from '../src/db/change-clock.ts';
 import type { Ids } from '../src/ids.ts';
 import { createApiKey } from '../src/owner/api-keys.service.ts';

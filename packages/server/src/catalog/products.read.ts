@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, ownBuffer } from '../http/json-reply.ts';
-import { parseUtcTime } from '../iso-time.ts';
+import { parseWindow } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import type { ListCache } from './list-cache.ts';
 import { toProduct } from './products.mapper.ts';
@@ -156,20 +156,12 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
     };
   }
   const filter: repo.PageFilter = {};
-  const hasAfter = present(query.modifiedAfter);
-  const hasBefore = present(query.modifiedBefore);
-  if (hasAfter !== hasBefore) {
-    throw new ValidationError(
-      `${hasAfter ? 'modifiedBefore' : 'modifiedAfter'}: is required together with ${hasAfter ? 'modifiedAfter' : 'modifiedBefore'}`,
-      'MISSING_ARGUMENT',
-    );
-  }
-  if (hasAfter && hasBefore) {
-    const after = parseUtcTime(query.modifiedAfter!, 'modifiedAfter');
-    const before = parseUtcTime(query.modifiedBefore!, 'modifiedBefore');
-    if (before <= after) throw new ValidationError('modifiedBefore: must be later than modifiedAfter');
-    filter.window = { after, before };
-  }
+  filter.window = parseWindow(
+    query.modifiedAfter,
+    query.modifiedBefore,
+    (absent) =>
+      `${absent}: is required together with ${absent === 'modifiedAfter' ? 'modifiedBefore' : 'modifiedAfter'}`,
+  );
   if (present(query.type)) filter.types = parseTypes(query.type!);
   if (present(query.query)) {
     const words = query.query!.toLowerCase().split(/\s+/).filter(Boolean);

@@ -3,6 +3,7 @@ import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import type { Head } from './list-cache.ts';
 import type { ImageRow, ProductRow, VariantRow } from './products.mapper.ts';
+import type { Window } from '../iso-time.ts';
 
 /**
  * SQL for products and their variants; nothing else in the catalog touches these tables, except
@@ -82,7 +83,7 @@ export function selectProductHeads(reader: Reader, websiteId: string, ids: strin
 
 export interface PageFilter {
   after?: { modifiedOn: Date; id: string };
-  window?: { after: Date; before: Date };
+  window?: Window;
   types?: string[];
   /** Lower-cased words that must all occur in the search text. */
   words?: string[];

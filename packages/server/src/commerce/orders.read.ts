@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, ownBuffer } from '../http/json-reply.ts';
-import { parseUtcTime } from '../iso-time.ts';
+import { BOTH_DATES, parseWindow } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import { toOrder, type OrderJson, type OrderRow } from './order-document.ts';
 import type { OrderCaches } from './order-caches.ts';
@@ -85,21 +85,10 @@ function parseListQuery(query: ListOrdersQueryT, cursors: CursorCodec, websiteId
       paymentStates: c.p,
     };
   }
-  if (present(modifiedAfter) !== present(modifiedBefore)) {
-    throw new ValidationError(
-      "'modifiedBefore' and 'modifiedAfter' must both be specified.",
-      'MISSING_ARGUMENT',
-    );
-  }
   const filter: repo.OrderFilter = {
+    window: parseWindow(modifiedAfter, modifiedBefore, BOTH_DATES),
     paymentStates: present(paymentStates) ? parsePaymentStates(paymentStates!) : DEFAULT_PAYMENT_STATES,
   };
-  if (present(modifiedAfter)) {
-    const after = parseUtcTime(modifiedAfter!, 'modifiedAfter');
-    const before = parseUtcTime(modifiedBefore!, 'modifiedBefore');
-    if (before <= after) throw new ValidationError('modifiedBefore: must be later than modifiedAfter');
-    filter.window = { after, before };
-  }
   if (present(fulfillmentStatus)) {
     if (!(FULFILLMENT_STATUSES as readonly string[]).includes(fulfillmentStatus!)) {
       throw new ValidationError(

@@ -4,13 +4,14 @@ import type { Reader } from '../catalog/products.repo.ts';
 import { queryPrepared, type Db } from '../db/database.ts';
 import type { OrderImportKeysTable, OrdersTable } from '../db/schema.ts';
 import type { OrderRow } from './order-document.ts';
+import type { Window } from '../iso-time.ts';
 
 /** SQL of orders: the list, reads and writes of the rows, numbers, and import keys. */
 
 export interface OrderFilter {
   /** The last position seen: the page continues with older changes. */
   before?: { modifiedOn: Date; id: string };
-  window?: { after: Date; before: Date };
+  window?: Window;
   fulfillmentStatus?: string;
   customerId?: string;
   paymentStates: string[];

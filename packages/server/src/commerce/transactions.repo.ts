@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { TransactionDocumentsTable } from '../db/schema.ts';
 import type { StoredDocumentT } from './transactions.schemas.ts';
+import type { Window } from '../iso-time.ts';
 
 /** SQL of transaction documents (platform-surface 2.2). */
 
@@ -18,7 +19,7 @@ export interface DocumentFilter {
   /** The last position seen: the page continues with older changes. */
   before?: { modifiedOn: Date; id: string };
   /** The window (after, before] of modifiedOn. */
-  window?: { after: Date; before: Date };
+  window?: Window;
   orderId?: string;
 }
 

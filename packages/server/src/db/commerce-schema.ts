@@ -1,0 +1,90 @@
+import type { ColumnType } from 'kysely';
+
+/** The tables of orders, their transaction documents and buyer profiles (see schema.ts). */
+type Timestamp = Date;
+
+/** An order Address (platform-surface 2.1.4). */
+export interface AddressJson {
+  firstName: string | null;
+  lastName: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  countryCode: string | null;
+  postalCode: string | null;
+  phone: string | null;
+}
+
+/** A shipment as sent (platform-surface 2.1.3). */
+export interface ShipmentJson {
+  shipDate: string;
+  carrierName: string;
+  service: string;
+  trackingNumber: string;
+  trackingUrl: string | null;
+}
+
+export type FulfillmentStatus = 'PENDING' | 'FULFILLED' | 'CANCELED';
+
+export interface ProfilesTable {
+  id: string;
+  website_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  has_account: boolean;
+  accepts_marketing: boolean;
+  address: AddressJson | null;
+  order_count: number;
+  total_order_minor: number;
+  total_refund_minor: number;
+  first_order_on: Timestamp | null;
+  last_order_on: Timestamp | null;
+  created_on: Timestamp;
+}
+
+export interface OrdersTable {
+  id: string;
+  website_id: string;
+  /** Given last in the placing transaction; never null once committed. */
+  order_number: ColumnType<number, number | null, number>;
+  channel: string;
+  customer_id: string | null;
+  customer_email: string | null;
+  fulfillment_status: FulfillmentStatus;
+  fulfilled_on: Timestamp | null;
+  /** jsonb: written as JSON text, since `pg` would send an array as a PostgreSQL array. */
+  fulfillments: ColumnType<ShipmentJson[], string, string>;
+  payment_state: string;
+  grand_total_minor: number;
+  placed_on: Timestamp;
+  modified_on: Timestamp;
+  /** The rest of the order as sent, in wire order (commerce/order-document.ts). */
+  document: string | object;
+}
+
+export interface OrderNumbersTable {
+  website_id: string;
+  last: number;
+}
+
+export interface OrderImportKeysTable {
+  website_id: string;
+  caller: string;
+  key: string;
+  request_digest: Buffer;
+  order_id: string;
+  created_at: Timestamp;
+}
+
+export interface TransactionDocumentsTable {
+  id: string;
+  website_id: string;
+  order_id: string | null;
+  created_on: Timestamp;
+  modified_on: Timestamp;
+  voided: boolean;
+  /** The rest of the document as sent, in wire order. */
+  document: string | object;
+}
