@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { productsV2Routes } from './catalog/products-v2.routes.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { inventoryRoutes } from './catalog/inventory.routes.ts';
 import { ordersRoutes } from './commerce/orders.routes.ts';
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(variantsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(imagesRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
     await api.register(imagesRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
+    await api.register(productsV2Routes, { prefix: '/v2/commerce/products', deps: apiDeps });
     await api.register(storePagesRoutes, { deps: apiDeps });
     await api.register(inventoryRoutes, { deps: apiDeps });
     await api.register(transactionsRoutes, { deps: apiDeps });

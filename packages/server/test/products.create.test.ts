@@ -314,7 +314,7 @@ describe('rules of product creation', () => {
       /^variants: is required/,
       'MISSING_ARGUMENT',
     );
-    invalid(await create(physical(site, { pricing: { basePrice: money('1') } })), /^pricing: only DIGITAL/);
+    invalid(await create(physical(site, { pricing: { basePrice: money('1') } })), /^pricing: a PHYSICAL product has no product-level pricing/);
   });
 
   test('two or more variants need variantAttributes, with unique value combinations', async () => {
@@ -502,11 +502,11 @@ describe('create a digital product', () => {
     );
     invalid(
       await create(digital(site, { variants: [variant('D-1')] })),
-      /^variants: DIGITAL products have no variants$/,
+      /^variants: a DIGITAL product has no variants$/,
     );
     invalid(
       await create(digital(site, { variantAttributes: ['Size'] })),
-      /^variantAttributes: PHYSICAL products only$/,
+      /^variantAttributes: a DIGITAL product has no variantAttributes$/,
     );
   });
 });

@@ -286,7 +286,7 @@ describe('variantAttributes', () => {
     const product = await createProduct(site, digital(site));
     invalid(
       await update(product.id, { variantAttributes: ['Size'] }),
-      /^variantAttributes: PHYSICAL products only/,
+      /^variantAttributes: a DIGITAL product has no variantAttributes/,
     );
     assert.deepEqual(await current(product.id), product);
   });
@@ -316,7 +316,7 @@ describe('pricing', () => {
 
   test('pricing on a PHYSICAL product is a 400', async () => {
     const product = await createProduct(site, physical(site));
-    invalid(await update(product.id, { pricing: { basePrice: money('7.00') } }), /^pricing: only DIGITAL/);
+    invalid(await update(product.id, { pricing: { basePrice: money('7.00') } }), /^pricing: a PHYSICAL product has no product-level pricing/);
     assert.deepEqual(await current(product.id), product);
   });
 

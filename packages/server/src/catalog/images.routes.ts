@@ -13,22 +13,24 @@ import {
   updateAltText,
   uploadImage,
 } from './images.service.ts';
+import type { ApiVersion } from './product-types.ts';
 import { ProductImage } from './products.schemas.ts';
 
 const READ = { scope: 'website.products.read' };
 const WRITE = { scope: 'website.products' };
 /** Bodies whose fields may be `{ present, value }` change-wrappers. */
 const UPDATE = { ...WRITE, changeWrappers: true };
-const tags = ['Images'];
 
 const ImageParams = Type.Object({ productId: Type.String(), imageId: Type.String() });
 
-/** /1.1/commerce/products/{productId}/images (and the /1.0 alias). */
-export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (
-  app,
-  { deps, alias },
-) => {
+/** /1.1/commerce/products/{productId}/images (and the /1.0 alias), and v2's, which are the same. */
+export const imagesRoutes: FastifyPluginAsyncTypebox<{
+  deps: ApiDeps;
+  alias?: boolean;
+  api?: ApiVersion;
+}> = async (app, { deps, alias, api = '1.1' }) => {
   const hide = alias ?? false;
+  const tags = [api === 'v2' ? 'Products v2' : 'Images'];
   // Streams the file part to storage (http/multipart.ts holds the limits).
   await app.register(multipart);
   // Any other body reaches the handler, which answers 400 INVALID_CONTENT_TYPE (api-details 5).
@@ -57,7 +59,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
     },
     async (request, reply) => {
       const part = await filePart(request, 'file', MAX_UPLOAD_MB * 1024 * 1024);
-      const result = await uploadImage(deps, websiteOf(request), request.params.productId, part);
+      const result = await uploadImage(deps, websiteOf(request), request.params.productId, part, api);
       return reply.code(202).send(result);
     },
   );
@@ -89,7 +91,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
     },
     async (request) => {
       const { productId, imageId } = request.params;
-      return imageStatus(deps, websiteOf(request), productId, imageId);
+      return imageStatus(deps, websiteOf(request), productId, imageId, api);
     },
   );
 
@@ -109,7 +111,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
     },
     async (request) => {
       const { productId, imageId } = request.params;
-      return updateAltText(deps, websiteOf(request), productId, imageId, request.body.altText);
+      return updateAltText(deps, websiteOf(request), productId, imageId, request.body.altText, api);
     },
   );
 
@@ -130,7 +132,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
     },
     async (request, reply) => {
       const { productId, imageId } = request.params;
-      await moveImage(deps, websiteOf(request), productId, imageId, request.body.afterImageId);
+      await moveImage(deps, websiteOf(request), productId, imageId, request.body.afterImageId, api);
       return reply.code(204).send(null);
     },
   );
@@ -150,7 +152,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: bo
     },
     async (request, reply) => {
       const { productId, imageId } = request.params;
-      await deleteImage(deps, websiteOf(request), productId, imageId);
+      await deleteImage(deps, websiteOf(request), productId, imageId, api);
       return reply.code(204).send(null);
     },
   );

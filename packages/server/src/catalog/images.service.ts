@@ -8,6 +8,7 @@ import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage 
 import type { ImageStorage } from '../media/storage.ts';
 import * as images from './images.repo.ts';
 import { changeProduct } from './product-changes.ts';
+import { checkServed, notShown, SERVED, type ApiVersion } from './product-types.ts';
 import { toImage } from './products.mapper.ts';
 import type { ProductImageT } from './products.schemas.ts';
 import * as repo from './products.repo.ts';
@@ -50,11 +51,16 @@ export async function uploadImage(
   productId: string,
   /** The file; a stream past the size limit errors with PayloadTooLarge (http/multipart.ts). */
   upload: { stream: Readable; fileName: string },
+  api: ApiVersion = '1.1',
 ): Promise<{ imageId: string }> {
-  // Before reading megabytes: the product must be this website's.
-  if ((await repo.selectProductHeads(deps, websiteId, [productId])).length === 0) {
+  // Before reading megabytes: the product must be this website's, of a type the version serves.
+  const type = await repo.productType(deps.db, websiteId, productId);
+  try {
+    if (!type) throw new NotFound(`product not found: ${productId}`);
+    checkServed({ id: productId, type }, api);
+  } catch (error) {
     upload.stream.resume();
-    throw new NotFound(`product not found: ${productId}`);
+    throw error;
   }
   const imageId = deps.ids.objectId();
   try {
@@ -68,28 +74,34 @@ export async function uploadImage(
       throw new ValidationError(`file: ${size.width}x${size.height} is over ${MAX_PIXELS / 1e6} megapixels`);
     }
     const fileName = basename(upload.fileName);
-    await changeProduct(deps, websiteId, productId, async (trx) => {
-      const count = await images.countImages(trx, productId);
-      if (count >= MAX_IMAGES) {
-        throw new Conflict(`images: a product has at most ${MAX_IMAGES} images`, 'IMAGE_LIMIT_REACHED');
-      }
-      await images.insertImage(trx, {
-        id: imageId,
-        product_id: productId,
-        website_id: websiteId,
-        position: count,
-        alt_text: fileName.replace(/\.[^.]*$/, '').slice(0, MAX_ALT_TEXT),
-        file_name: fileName,
-        format,
-        status: 'QUEUED',
-        width: size.width,
-        height: size.height,
-        widths: [],
-        created_at: deps.clock.now(),
-      });
-      await deps.jobs.enqueueImage(trx, { imageId });
-      return { result: undefined };
-    });
+    await changeProduct(
+      deps,
+      websiteId,
+      productId,
+      async (trx) => {
+        const count = await images.countImages(trx, productId);
+        if (count >= MAX_IMAGES) {
+          throw new Conflict(`images: a product has at most ${MAX_IMAGES} images`, 'IMAGE_LIMIT_REACHED');
+        }
+        await images.insertImage(trx, {
+          id: imageId,
+          product_id: productId,
+          website_id: websiteId,
+          position: count,
+          alt_text: fileName.replace(/\.[^.]*$/, '').slice(0, MAX_ALT_TEXT),
+          file_name: fileName,
+          format,
+          status: 'QUEUED',
+          width: size.width,
+          height: size.height,
+          widths: [],
+          created_at: deps.clock.now(),
+        });
+        await deps.jobs.enqueueImage(trx, { imageId });
+        return { result: undefined };
+      },
+      api,
+    );
   } catch (error) {
     await deps.storage.remove(imageId);
     throw error;
@@ -103,9 +115,14 @@ export async function imageStatus(
   websiteId: string,
   productId: string,
   imageId: string,
+  api: ApiVersion = '1.1',
 ): Promise<{ id: string; status: ImageStatus }> {
   const image = await images.findImageStatus(deps.db, websiteId, productId, imageId);
   if (!image) throw new NotFound(`image not found: ${imageId}`);
+  if (api !== 'v2') {
+    const type = await repo.productType(deps.db, websiteId, productId);
+    if (type && !SERVED[api].includes(type)) throw notShown(productId, type, api);
+  }
   return image;
 }
 
@@ -122,12 +139,19 @@ export async function updateAltText(
   productId: string,
   imageId: string,
   altText: string,
+  api: ApiVersion = '1.1',
 ): Promise<ProductImageT> {
-  return changeProduct(deps, websiteId, productId, async (trx) => {
-    const image = await imageOf(trx, websiteId, productId, imageId);
-    await images.updateImage(trx, imageId, { alt_text: altText });
-    return { result: toImage({ ...image, alt_text: altText }, deps.baseUrl) };
-  });
+  return changeProduct(
+    deps,
+    websiteId,
+    productId,
+    async (trx) => {
+      const image = await imageOf(trx, websiteId, productId, imageId);
+      await images.updateImage(trx, imageId, { alt_text: altText });
+      return { result: toImage({ ...image, alt_text: altText }, deps.baseUrl) };
+    },
+    api,
+  );
 }
 
 /** Moves the image right after `afterImageId`, or first for null; the order stays dense. */
@@ -137,21 +161,29 @@ export async function moveImage(
   productId: string,
   imageId: string,
   afterImageId: string | null,
+  api: ApiVersion = '1.1',
 ): Promise<void> {
-  await changeProduct(deps, websiteId, productId, async (trx) => {
-    await imageOf(trx, websiteId, productId, imageId);
-    const order = (await images.imageOrder(trx, productId)).filter((id) => id !== imageId);
-    let at = 0;
-    if (afterImageId !== null) {
-      if (afterImageId === imageId) throw new ValidationError('afterImageId: an image cannot follow itself');
-      at = order.indexOf(afterImageId) + 1;
-      if (at === 0)
-        throw new ValidationError(`afterImageId: ${afterImageId} is not an image of this product`);
-    }
-    order.splice(at, 0, imageId);
-    await images.renumberImages(trx, order);
-    return { result: undefined };
-  });
+  await changeProduct(
+    deps,
+    websiteId,
+    productId,
+    async (trx) => {
+      await imageOf(trx, websiteId, productId, imageId);
+      const order = (await images.imageOrder(trx, productId)).filter((id) => id !== imageId);
+      let at = 0;
+      if (afterImageId !== null) {
+        if (afterImageId === imageId)
+          throw new ValidationError('afterImageId: an image cannot follow itself');
+        at = order.indexOf(afterImageId) + 1;
+        if (at === 0)
+          throw new ValidationError(`afterImageId: ${afterImageId} is not an image of this product`);
+      }
+      order.splice(at, 0, imageId);
+      await images.renumberImages(trx, order);
+      return { result: undefined };
+    },
+    api,
+  );
 }
 
 /** Deletes the image; variants that showed it show none. Its files go once the delete commits. */
@@ -160,13 +192,20 @@ export async function deleteImage(
   websiteId: string,
   productId: string,
   imageId: string,
+  api: ApiVersion = '1.1',
 ): Promise<void> {
-  await changeProduct(deps, websiteId, productId, async (trx) => {
-    await imageOf(trx, websiteId, productId, imageId);
-    await images.deleteImage(trx, imageId); // variants.image_id: ON DELETE SET NULL
-    await images.renumberImages(trx, await images.imageOrder(trx, productId));
-    return { result: undefined };
-  });
+  await changeProduct(
+    deps,
+    websiteId,
+    productId,
+    async (trx) => {
+      await imageOf(trx, websiteId, productId, imageId);
+      await images.deleteImage(trx, imageId); // variants.image_id: ON DELETE SET NULL
+      await images.renumberImages(trx, await images.imageOrder(trx, productId));
+      return { result: undefined };
+    },
+    api,
+  );
   await deps.storage.remove(imageId);
 }
 

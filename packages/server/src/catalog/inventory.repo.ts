@@ -1,3 +1,4 @@
+import { STOCKED } from './product-types.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { InventoryAdjustmentKeysTable, VariantsTable } from '../db/schema.ts';
@@ -15,7 +16,7 @@ export interface InventoryRow {
   variant_attributes: string[];
 }
 
-/** The variants of the website's PHYSICAL products, with what their descriptor needs. */
+/** The variants of the website's stocked products, with what their descriptor needs. */
 function inventory(db: Db, websiteId: string) {
   return db
     .selectFrom('variants')
@@ -30,7 +31,7 @@ function inventory(db: Db, websiteId: string) {
       'products.variant_attributes',
     ])
     .where('variants.website_id', '=', websiteId)
-    .where('products.type', '=', 'PHYSICAL');
+    .where(sql<boolean>`products.type = any(${STOCKED})`);
 }
 
 /** One keyset page by variant id, on the (website_id, id) index. */
@@ -62,9 +63,11 @@ export async function variantProducts(
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('variants')
-    .select(['id', 'product_id'])
-    .where('website_id', '=', websiteId)
-    .where(sql<boolean>`id = any(${ids}::uuid[])`)
+    .innerJoin('products', 'products.id', 'variants.product_id')
+    .select(['variants.id', 'variants.product_id'])
+    .where('variants.website_id', '=', websiteId)
+    .where(sql<boolean>`variants.id = any(${ids}::uuid[])`)
+    .where(sql<boolean>`products.type = any(${STOCKED})`)
     .execute();
   return new Map(rows.map((r) => [r.id, r.product_id]));
 }

@@ -19,7 +19,7 @@ const WRITE = { scope: 'website.inventory' };
 const tags = ['Inventory'];
 const PATH = '/1.0/commerce/inventory';
 
-/** /1.0/commerce/inventory: the stock of the variants of PHYSICAL products (api-details 7). */
+/** /1.0/commerce/inventory: the stock of the variants of PHYSICAL and SERVICE products (api-details 7). */
 export const inventoryRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
   app.get(
     PATH,

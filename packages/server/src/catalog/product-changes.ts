@@ -5,6 +5,7 @@ import { NotFound } from '../errors.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { descriptionText } from './description.ts';
 import { searchText } from './product-rules.ts';
+import { checkServed, type ApiVersion } from './product-types.ts';
 import * as repo from './products.repo.ts';
 import type { CatalogDeps } from './products.service.ts';
 
@@ -85,11 +86,14 @@ export async function changeProduct<T>(
   websiteId: string,
   productId: string,
   change: (trx: Db, product: ProductsTable) => Promise<{ set?: Partial<ProductsTable>; result: T }>,
+  /** The API version the change comes through: a product of a type it does not serve is a 405. */
+  api: ApiVersion = 'v2',
 ): Promise<T> {
   let recorded: Recorded[] = [];
   const result = await deps.db.transaction().execute(async (trx) => {
     const product = await repo.lockProduct(trx, websiteId, productId);
     if (!product) throw new NotFound(`product not found: ${productId}`);
+    checkServed(product, api);
     const { set = {}, result } = await change(trx, product);
     recorded = await stamp(trx, deps, websiteId, [await record(trx, deps, websiteId, product, set)]);
     return result;

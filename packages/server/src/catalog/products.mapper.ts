@@ -27,22 +27,31 @@ export function toImage(row: ImageRow, baseUrl: string): ProductImageT {
   };
 }
 
-function pricing(currency: string, base: number, sale: number, onSale: boolean) {
+export function toPricing(currency: string, base: number, sale: number, onSale: boolean) {
   return { basePrice: fromMinorUnits(base, currency), salePrice: fromMinorUnits(sale, currency), onSale };
 }
 
-/** A variant as sent; `image` is the image it shows, from the product's images. */
-export function toVariant(row: VariantRow, image: ProductImageT | null = null): ProductVariantT {
-  const measurements = {
+export function toMeasurements(row: VariantRow) {
+  return {
     weight: { unit: row.weight_unit, value: row.weight_value },
     dimensions: { unit: row.dimension_unit, length: row.length, width: row.width, height: row.height },
   };
+}
+
+/** Where the product's page is in the store. */
+export function productUrl(row: ProductRow, baseUrl: string): string {
+  return `${baseUrl}/${row.store_page_slug}/p/${row.url_slug}`;
+}
+
+/** A variant as 1.1 sends it; `image` is the image it shows, from the product's images. */
+export function toVariant(row: VariantRow, image: ProductImageT | null = null): ProductVariantT {
+  const measurements = toMeasurements(row);
   return {
     id: row.id,
     sku: row.sku,
     attributes: row.attributes,
     image,
-    pricing: pricing(row.currency, row.base_price_minor, row.sale_price_minor, row.on_sale),
+    pricing: toPricing(row.currency, row.base_price_minor, row.sale_price_minor, row.on_sale),
     stock: { quantity: row.stock_quantity, unlimited: row.stock_unlimited },
     // The spec names the field `measurements`; real clients read `shippingMeasurements` (api-details 3).
     measurements,
@@ -50,15 +59,16 @@ export function toVariant(row: VariantRow, image: ProductImageT | null = null): 
   };
 }
 
+/** A product as 1.1 sends it: every key of every type (platform-facts 2.1). */
 export function toProduct(row: ProductRow, baseUrl: string): ProductT {
   const images = row.images.map((i) => toImage(i, baseUrl));
   return {
     id: row.id,
-    type: row.type,
+    type: row.type as ProductT['type'], // 1.1 reads only its own types (product-types.ts)
     storePageId: row.store_page_id,
     name: row.name,
     description: row.description,
-    url: `${baseUrl}/${row.store_page_slug}/p/${row.url_slug}`,
+    url: productUrl(row, baseUrl),
     urlSlug: row.url_slug,
     tags: row.tags,
     isVisible: row.is_visible,
@@ -67,7 +77,7 @@ export function toProduct(row: ProductRow, baseUrl: string): ProductT {
     images,
     pricing:
       row.type === 'DIGITAL' && row.currency
-        ? pricing(row.currency, row.base_price_minor ?? 0, row.sale_price_minor ?? 0, row.on_sale ?? false)
+        ? toPricing(row.currency, row.base_price_minor ?? 0, row.sale_price_minor ?? 0, row.on_sale ?? false)
         : null,
     digitalGood: row.digital_good,
     seoOptions: row.seo_options,

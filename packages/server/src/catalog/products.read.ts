@@ -5,15 +5,28 @@ import { documentList, ownBuffer } from '../http/json-reply.ts';
 import { parseWindow } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import type { ListCache } from './list-cache.ts';
-import { toProduct } from './products.mapper.ts';
+import { toProduct, type ProductRow } from './products.mapper.ts';
+import { toProductV2 } from './products-v2.mapper.ts';
 import * as repo from './products.repo.ts';
 import type { ProductDocuments } from './product-documents.ts';
+import { notShown, PRODUCT_TYPES, SERVED, type ApiVersion, type ProductType } from './product-types.ts';
 import type { ListProductsQueryT } from './products.schemas.ts';
 
 export const PAGE_SIZE = 50;
 export const MAX_IDS = 50;
-const PRODUCT_TYPES = ['PHYSICAL', 'DIGITAL'];
 const MAX_QUERY_WORDS = 10;
+
+/** How each API version renders a product, and names its list's cursors. */
+const RENDER: Record<ApiVersion, (row: ProductRow, baseUrl: string) => object> = {
+  '1.1': toProduct,
+  v2: toProductV2,
+};
+const LIST: Record<ApiVersion, string> = { '1.1': 'products', v2: 'products-v2' };
+
+/** The types a version's reads are limited to; none when it serves every type. */
+function servedTypes(api: ApiVersion): readonly ProductType[] | undefined {
+  return SERVED[api].length === PRODUCT_TYPES.length ? undefined : SERVED[api];
+}
 
 interface ReadDeps extends repo.Reader {
   baseUrl: string;
@@ -24,13 +37,18 @@ interface ReadDeps extends repo.Reader {
 export type ProductJson = Buffer;
 
 /** Renders the current documents of these products of the website, and caches them. */
-async function load(deps: ReadDeps, websiteId: string, ids: string[]): Promise<Map<string, Loaded>> {
+async function load(
+  deps: ReadDeps,
+  api: ApiVersion,
+  websiteId: string,
+  ids: string[],
+): Promise<Map<string, Loaded>> {
   const generation = deps.documents.generation; // before the query: see versioned-cache.ts
   const found = new Map<string, Loaded>();
-  for (const row of await repo.selectProducts(deps.db, websiteId, ids)) {
+  for (const row of await repo.selectProducts(deps.db, websiteId, ids, servedTypes(api))) {
     const version = row.modified_on.getTime();
-    const json = ownBuffer(JSON.stringify(toProduct(row, deps.baseUrl)));
-    deps.documents.set(row.id, version, { websiteId, json }, generation);
+    const json = ownBuffer(JSON.stringify(RENDER[api](row, deps.baseUrl)));
+    deps.documents.set(api, row.id, version, { websiteId, json }, generation);
     found.set(row.id, { version, json });
   }
   return found;
@@ -48,17 +66,18 @@ interface Loaded {
  */
 async function documentsAt(
   deps: ReadDeps,
+  api: ApiVersion,
   websiteId: string,
   heads: repo.ProductHead[],
 ): Promise<Map<string, Loaded>> {
   const found = new Map<string, Loaded>();
   const stale: string[] = [];
   for (const { id, version } of heads) {
-    const document = deps.documents.at(id, version);
+    const document = deps.documents.at(api, id, version);
     if (document) found.set(id, { version, json: document.json });
     else stale.push(id);
   }
-  if (stale.length) for (const [id, loaded] of await load(deps, websiteId, stale)) found.set(id, loaded);
+  if (stale.length) for (const [id, loaded] of await load(deps, api, websiteId, stale)) found.set(id, loaded);
   return found;
 }
 
@@ -69,37 +88,54 @@ async function documentsAt(
  */
 async function documentsOf(
   deps: ReadDeps,
+  api: ApiVersion,
   websiteId: string,
   ids: string[],
 ): Promise<Map<string, ProductJson>> {
   const found = new Map<string, ProductJson>();
   const unknown: string[] = [];
   for (const id of ids) {
-    const document = deps.documents.latest(id);
+    const document = deps.documents.latest(api, id);
     if (document?.websiteId === websiteId) found.set(id, document.json);
     else unknown.push(id);
   }
   if (unknown.length === 0) return found;
-  const heads = await repo.selectProductHeads(deps, websiteId, unknown);
-  for (const [id, { json }] of await documentsAt(deps, websiteId, heads)) found.set(id, json);
+  const heads = await repo.selectProductHeads(deps, websiteId, unknown, servedTypes(api));
+  for (const [id, { json }] of await documentsAt(deps, api, websiteId, heads)) found.set(id, json);
   return found;
 }
 
-export async function getProduct(deps: ReadDeps, websiteId: string, id: string): Promise<ProductJson> {
-  const [product] = await getProducts(deps, websiteId, [id]);
+export async function getProduct(
+  deps: ReadDeps,
+  websiteId: string,
+  id: string,
+  api: ApiVersion = '1.1',
+): Promise<ProductJson> {
+  const [product] = await getProducts(deps, websiteId, [id], api);
   return product!;
 }
 
-/** Products by id, in the order asked; any id missing (or of another website) is a 404. */
-export async function getProducts(deps: ReadDeps, websiteId: string, ids: string[]): Promise<ProductJson[]> {
+/**
+ * Products by id, in the order asked; any id missing (or of another website, or of a type the
+ * version does not serve) is a 404.
+ */
+export async function getProducts(
+  deps: ReadDeps,
+  websiteId: string,
+  ids: string[],
+  api: ApiVersion = '1.1',
+): Promise<ProductJson[]> {
   if (ids.length === 0 || ids.some((id) => id === ''))
     throw new ValidationError('productIds: one or more product ids, comma-separated');
   const unique = [...new Set(ids)];
   if (unique.length > MAX_IDS) throw new ValidationError(`productIds: at most ${MAX_IDS} ids a request`);
-  const documents = await documentsOf(deps, websiteId, unique);
+  const documents = await documentsOf(deps, api, websiteId, unique);
   // Also catches a product deleted between the two queries.
   const missing = unique.find((id) => !documents.has(id));
-  if (missing !== undefined) throw new NotFound(`product not found: ${missing}`);
+  if (missing !== undefined) {
+    const type = await repo.productType(deps.db, websiteId, missing);
+    throw type ? notShown(missing, type, api) : new NotFound(`product not found: ${missing}`);
+  }
   return ids.map((id) => documents.get(id)!);
 }
 
@@ -114,22 +150,29 @@ interface ProductCursor {
   b?: number;
 }
 
-function parseTypes(type: string | string[]): string[] {
+/** `type=A,B` or `type=A&type=B`, of the types the version serves. */
+function parseTypes(type: string | string[], api: ApiVersion): ProductType[] {
+  const served = SERVED[api];
+  const names = served.join(', ');
   const types = [type]
     .flat()
     .flatMap((t) => t.split(','))
     .map((t) => t.trim())
     .filter(Boolean);
-  if (types.length === 0)
-    throw new ValidationError('type: name at least one product type: PHYSICAL or DIGITAL');
-  const unknown = types.find((t) => !PRODUCT_TYPES.includes(t));
+  if (types.length === 0) throw new ValidationError(`type: name at least one product type: ${names}`);
+  const unknown = types.find((t) => !served.includes(t as ProductType));
   if (unknown !== undefined)
-    throw new ValidationError(`type: unknown product type "${unknown}"; use PHYSICAL or DIGITAL`);
-  return [...new Set(types)];
+    throw new ValidationError(`type: unknown product type "${unknown}"; use ${names}`);
+  return [...new Set(types)] as ProductType[];
 }
 
 /** The list filters from the query string, or from the cursor that carried them forward. */
-function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, websiteId: string): repo.PageFilter {
+function parseListQuery(
+  query: ListProductsQueryT,
+  cursors: CursorCodec,
+  websiteId: string,
+  api: ApiVersion,
+): repo.PageFilter {
   const present = (v: string | string[] | undefined) =>
     Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '';
   if (present(query.cursor)) {
@@ -143,14 +186,15 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
         'cursor: cannot be combined with other parameters; the cursor carries the original filters',
       );
     }
-    const c = cursors.decode<ProductCursor>('products', query.cursor!);
+    const c = cursors.decode<ProductCursor>(LIST[api], query.cursor!);
     if (c.w !== websiteId || typeof c.m !== 'number' || typeof c.i !== 'string') {
       throw new ValidationError('cursor: not a cursor returned by this API');
     }
     return {
       after: { modifiedOn: new Date(c.m), id: c.i },
       words: c.q,
-      types: c.t,
+      // A cursor names the types it was given; without, the version's own.
+      types: (c.t as ProductType[] | undefined) ?? servedTypes(api)?.slice(),
       window:
         c.a !== undefined && c.b !== undefined ? { after: new Date(c.a), before: new Date(c.b) } : undefined,
     };
@@ -162,7 +206,8 @@ function parseListQuery(query: ListProductsQueryT, cursors: CursorCodec, website
     (absent) =>
       `${absent}: is required together with ${absent === 'modifiedAfter' ? 'modifiedBefore' : 'modifiedAfter'}`,
   );
-  if (present(query.type)) filter.types = parseTypes(query.type!);
+  const types = present(query.type) ? parseTypes(query.type!, api) : servedTypes(api);
+  if (types) filter.types = [...types];
   if (present(query.query)) {
     const words = query.query!.toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length > MAX_QUERY_WORDS) throw new ValidationError(`query: at most ${MAX_QUERY_WORDS} words`);
@@ -198,8 +243,9 @@ export async function listProducts(
   websiteId: string,
   query: ListProductsQueryT,
   pageUrl: string,
+  api: ApiVersion = '1.1',
 ): Promise<Buffer> {
-  const filter = parseListQuery(query, deps.cursors, websiteId);
+  const filter = parseListQuery(query, deps.cursors, websiteId, api);
   const rows = await pageHeads(deps, websiteId, filter);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
@@ -212,12 +258,12 @@ export async function listProducts(
       cursor.a = filter.window.after.getTime();
       cursor.b = filter.window.before.getTime();
     }
-    nextCursor = deps.cursors.encode('products', cursor);
+    nextCursor = deps.cursors.encode(LIST[api], cursor);
   }
   const bodyKey = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
   const cached = deps.lists.cachedBody(bodyKey);
   if (cached) return cached;
-  const documents = await documentsAt(deps, websiteId, page);
+  const documents = await documentsAt(deps, api, websiteId, page);
   // Each product as of the position it was ordered by: one deleted since the page's query is
   // left out, and so is one changed since, whose new version comes later in the order (and the
   // page is not kept).

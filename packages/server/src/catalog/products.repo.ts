@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
-import type { ProductsTable, VariantsTable } from '../db/schema.ts';
+import type { ProductsTable, ProductType, VariantsTable } from '../db/schema.ts';
 import type { Head } from './list-cache.ts';
 import type { ImageRow, ProductRow, VariantRow } from './products.mapper.ts';
 import type { Window } from '../iso-time.ts';
@@ -58,8 +58,27 @@ function products(db: Db, websiteId: string) {
     .where('products.website_id', '=', websiteId);
 }
 
-export function selectProducts(db: Db, websiteId: string, ids: string[]): Promise<ProductRow[]> {
-  return products(db, websiteId).where('products.id', 'in', ids).execute();
+/** `types`: only products of these types (the types an API version serves); all without. */
+export function selectProducts(
+  db: Db,
+  websiteId: string,
+  ids: string[],
+  types?: readonly ProductType[],
+): Promise<ProductRow[]> {
+  let query = products(db, websiteId).where('products.id', 'in', ids);
+  if (types) query = query.where('products.type', 'in', types);
+  return query.execute();
+}
+
+/** The type of a product of the website, if there is one. */
+export async function productType(db: Db, websiteId: string, id: string): Promise<ProductType | undefined> {
+  const row = await db
+    .selectFrom('products')
+    .select('type')
+    .where('website_id', '=', websiteId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.type;
 }
 
 /** Which products exist, at which version: what a read needs before it uses cached documents. */
@@ -70,21 +89,25 @@ const version = sql<number>`(extract(epoch FROM products.modified_on) * 1000)::i
 /** The database as the hot reads use it: Kysely to build the query, the pool to run it prepared. */
 export type Reader = Pick<DatabaseHandle, 'db' | 'pool'>;
 
-export function selectProductHeads(reader: Reader, websiteId: string, ids: string[]): Promise<ProductHead[]> {
-  return queryPrepared(
-    reader.pool,
-    reader.db
-      .selectFrom('products')
-      .select(['products.id', version])
-      .where('products.website_id', '=', websiteId)
-      .where(sql<boolean>`products.id = any(${ids})`),
-  );
+export function selectProductHeads(
+  reader: Reader,
+  websiteId: string,
+  ids: string[],
+  types?: readonly ProductType[],
+): Promise<ProductHead[]> {
+  let query = reader.db
+    .selectFrom('products')
+    .select(['products.id', version])
+    .where('products.website_id', '=', websiteId)
+    .where(sql<boolean>`products.id = any(${ids})`);
+  if (types) query = query.where(sql<boolean>`products.type = any(${types})`);
+  return queryPrepared(reader.pool, query);
 }
 
 export interface PageFilter {
   after?: { modifiedOn: Date; id: string };
   window?: Window;
-  types?: string[];
+  types?: ProductType[];
   /** Lower-cased words that must all occur in the search text. */
   words?: string[];
 }
@@ -112,7 +135,7 @@ export function selectProductPage(
       .where('products.modified_on', '>', window.after)
       .where('products.modified_on', '<=', window.before);
   }
-  if (types) page = page.where('products.type', 'in', types as ProductsTable['type'][]);
+  if (types) page = page.where(sql<boolean>`products.type = any(${types})`);
   if (!words) return queryPrepared(reader.pool, page);
   for (const word of words) {
     page = page.where('products.search_text', 'like', `%${word.replace(/[\\%_]/g, '\\$&')}%`);

@@ -103,6 +103,7 @@ export const ProductIdsParams = Type.Object({
 });
 
 export type CreateProductInput = Static<typeof CreateProductBody>;
+export type SeoOptionsT = Static<typeof SeoOptionsInput>;
 export type CreateVariant = Static<typeof CreateVariantInput>;
 export type PricingInputT = Static<typeof PricingInput>;
 export type MeasurementsInputT = Static<typeof MeasurementsInput>;

@@ -8,8 +8,8 @@ import type { Jobs } from '../jobs/queue.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { GONE } from '../versioned-cache.ts';
 import { getWebsite } from '../owner/websites.service.ts';
-import type { WebsiteRow } from '../owner/websites.repo.ts';
 import { descriptionText, sanitizeDescription } from './description.ts';
+import { checkNewProduct, variantRows, type ProductInput } from './new-product.ts';
 import {
   checkUniqueCombinations,
   checkVariantAttributeNames,
@@ -17,6 +17,13 @@ import {
   pricingColumns,
   searchText,
 } from './product-rules.ts';
+import {
+  checkCreateOrDelete,
+  checkProductFields,
+  hasAttributes,
+  hasVariants,
+  type ApiVersion,
+} from './product-types.ts';
 import type { ImageStorage } from '../media/storage.ts';
 import * as images from './images.repo.ts';
 import { changeProduct } from './product-changes.ts';
@@ -24,10 +31,9 @@ import { getProduct, type ProductJson } from './products.read.ts';
 import * as repo from './products.repo.ts';
 import type { ListCache } from './list-cache.ts';
 import type { ProductDocuments } from './product-documents.ts';
-import type { CreateProductInput, CreateVariant, UpdateProductInput } from './products.schemas.ts';
+import type { UpdateProductInput } from './products.schemas.ts';
 import { slugify, firstFreeSlug } from './slug.ts';
 import { findStorePage } from './store-pages.repo.ts';
-import { variantRow } from './variants.service.ts';
 
 export interface CatalogDeps extends repo.Reader {
   clock: Clock;
@@ -39,65 +45,9 @@ export interface CatalogDeps extends repo.Reader {
   jobs: Jobs;
 }
 
-const MAX_CREATE_VARIANTS = 100;
 const MAX_SLUG_ATTEMPTS = 50;
 
-function variantRows(
-  variants: CreateVariant[],
-  names: string[],
-  website: WebsiteRow,
-  productId: string,
-  deps: CatalogDeps,
-): VariantsTable[] {
-  const skus = new Map<string, number>();
-  const rows = variants.map((v, i) => {
-    const row = variantRow(v, `variants[${i}].`, names, website, productId, i, deps);
-    const first = skus.get(row.sku);
-    if (first !== undefined)
-      throw new ValidationError(`variants[${i}].sku: same SKU as variants[${first}].sku`);
-    skus.set(row.sku, i);
-    return row;
-  });
-  if (names.length)
-    checkUniqueCombinations(
-      variants.map((v) => v.attributes ?? {}),
-      names,
-      'variants',
-    );
-  return rows;
-}
-
-/** Type rules of product creation: what PHYSICAL and DIGITAL products must and must not carry. */
-function checkTypeRules(input: CreateProductInput): void {
-  const variants = input.variants ?? [];
-  if (input.type === 'PHYSICAL') {
-    if (input.pricing)
-      throw new ValidationError(
-        'pricing: only DIGITAL products have product-level pricing; price the variants',
-      );
-    if (!input.variants)
-      throw new ValidationError('variants: is required for PHYSICAL products', 'MISSING_ARGUMENT');
-    if (variants.length < 1 || variants.length > MAX_CREATE_VARIANTS) {
-      throw new ValidationError(`variants: 1 to ${MAX_CREATE_VARIANTS} items`);
-    }
-    const names = input.variantAttributes ?? [];
-    checkVariantAttributeNames(names, 'variantAttributes');
-    if (variants.length >= 2 && names.length === 0) {
-      throw new ValidationError(
-        'variantAttributes: required when a product has two or more variants',
-        'MISSING_ARGUMENT',
-      );
-    }
-  } else {
-    if (variants.length) throw new ValidationError('variants: DIGITAL products have no variants');
-    if (input.variantAttributes?.length)
-      throw new ValidationError('variantAttributes: PHYSICAL products only');
-    if (!input.pricing)
-      throw new ValidationError('pricing: is required for DIGITAL products', 'MISSING_ARGUMENT');
-  }
-}
-
-function seo(value: CreateProductInput['seoOptions']): ProductsTable['seo_options'] {
+function seo(value: ProductInput['seoOptions']): ProductsTable['seo_options'] {
   return value ? { title: value.title ?? null, description: value.description ?? null } : null;
 }
 
@@ -105,20 +55,22 @@ function seo(value: CreateProductInput['seoOptions']): ProductsTable['seo_option
 export async function createProduct(
   deps: CatalogDeps,
   websiteId: string,
-  input: CreateProductInput,
+  input: ProductInput,
+  api: ApiVersion = '1.1',
 ): Promise<ProductJson> {
+  checkCreateOrDelete({ id: 'new', type: input.type }, api);
   const website = await getWebsite(deps.db, websiteId);
   const storePage = await findStorePage(deps.db, websiteId, input.storePageId);
   if (!storePage)
     throw new ValidationError(`storePageId: no store page ${input.storePageId}`, 'STORE_PAGE_NOT_FOUND');
-  checkTypeRules(input);
+  checkNewProduct(input);
 
   const id = deps.ids.objectId();
-  const names = input.type === 'PHYSICAL' ? (input.variantAttributes ?? []) : [];
-  const variants =
-    input.type === 'PHYSICAL' ? variantRows(input.variants ?? [], names, website, id, deps) : [];
+  const type = input.type;
+  const names = hasAttributes(type) ? (input.variantAttributes ?? []) : [];
+  const variants = hasVariants(type) ? variantRows(input.variants ?? [], type, names, website, id, deps) : [];
   const pricing =
-    input.type === 'DIGITAL' && input.pricing
+    type === 'DIGITAL' && input.pricing
       ? pricingColumns(input.pricing, website.currency, 'pricing')
       : undefined;
   const name = input.name ?? '';
@@ -155,7 +107,7 @@ export async function createProduct(
           id,
           website_id: websiteId,
           store_page_id: storePage.id,
-          type: input.type,
+          type,
           name,
           description,
           url_slug: slug,
@@ -198,7 +150,7 @@ export async function createProduct(
   }
   if (notified) deps.jobs.wakeDeliveryWorkers();
   deps.lists.changed(websiteId);
-  return getProduct(deps, websiteId, id);
+  return getProduct(deps, websiteId, id, api);
 }
 
 /** Partial update: a field left out is unchanged; `modifiedOn` moves on every write (api-details 4). */
@@ -207,48 +159,51 @@ export async function updateProduct(
   websiteId: string,
   productId: string,
   changes: UpdateProductInput,
+  api: ApiVersion = '1.1',
+  /** The names the client used for fields, where its version's differ (v2's productAttributeNames). */
+  sent: Record<string, string> = {},
 ): Promise<ProductJson> {
-  if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId);
+  if (Object.keys(changes).length === 0) return getProduct(deps, websiteId, productId, api);
   const website = await getWebsite(deps.db, websiteId);
   try {
-    await changeProduct(deps, websiteId, productId, async (trx, product) => {
-      const set: Partial<ProductsTable> = {};
-      if (changes.name !== undefined) set.name = changes.name;
-      if (changes.description !== undefined) set.description = sanitizeDescription(changes.description);
-      if (changes.tags !== undefined) set.tags = changes.tags;
-      if (changes.isVisible !== undefined) set.is_visible = changes.isVisible;
-      if (changes.seoOptions !== undefined) set.seo_options = seo(changes.seoOptions);
-      if (changes.urlSlug !== undefined) {
-        const slug = normalizeUrlSlug(changes.urlSlug);
-        if (await repo.slugTaken(trx, product.store_page_id, slug, product.id)) {
-          throw new Conflict(`urlSlug: "${slug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
+    await changeProduct(
+      deps,
+      websiteId,
+      productId,
+      async (trx, product) => {
+        checkProductFields(product.type, changes, sent);
+        const set: Partial<ProductsTable> = {};
+        if (changes.name !== undefined) set.name = changes.name;
+        if (changes.description !== undefined) set.description = sanitizeDescription(changes.description);
+        if (changes.tags !== undefined) set.tags = changes.tags;
+        if (changes.isVisible !== undefined) set.is_visible = changes.isVisible;
+        if (changes.seoOptions !== undefined) set.seo_options = seo(changes.seoOptions);
+        if (changes.urlSlug !== undefined) {
+          const slug = normalizeUrlSlug(changes.urlSlug);
+          if (await repo.slugTaken(trx, product.store_page_id, slug, product.id)) {
+            throw new Conflict(`urlSlug: "${slug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
+          }
+          set.url_slug = slug;
         }
-        set.url_slug = slug;
-      }
-      if (changes.pricing !== undefined) {
-        if (product.type !== 'DIGITAL') {
-          throw new ValidationError(
-            'pricing: only DIGITAL products have product-level pricing; price the variants',
-          );
+        if (changes.pricing !== undefined) {
+          Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
         }
-        Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
-      }
-      if (changes.variantAttributes !== undefined) {
-        if (product.type !== 'PHYSICAL')
-          throw new ValidationError('variantAttributes: PHYSICAL products only');
-        const variants = await repo.selectProductVariants(trx, product.id);
-        await replaceVariantAttributes(trx, variants, changes.variantAttributes);
-        set.variant_attributes = changes.variantAttributes;
-      }
-      return { set, result: undefined };
-    });
+        if (changes.variantAttributes !== undefined) {
+          const variants = await repo.selectProductVariants(trx, product.id);
+          await replaceVariantAttributes(trx, variants, changes.variantAttributes);
+          set.variant_attributes = changes.variantAttributes;
+        }
+        return { set, result: undefined };
+      },
+      api,
+    );
   } catch (error) {
     if (uniqueViolation(error) === 'products_slug_key') {
       throw new Conflict(`urlSlug: "${changes.urlSlug}" is taken on this store page`, 'URL_SLUG_UNAVAILABLE');
     }
     throw error;
   }
-  return getProduct(deps, websiteId, productId);
+  return getProduct(deps, websiteId, productId, api);
 }
 
 /**
@@ -278,12 +233,15 @@ export async function deleteProduct(
   deps: CatalogDeps & { storage: ImageStorage },
   websiteId: string,
   productId: string,
+  api: ApiVersion = '1.1',
 ): Promise<void> {
   // An image added after this read leaves files without a row, which the sweep removes.
   const imageIds = await images.imageOrder(deps.db, productId);
   const notified = await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.deleteProductRow(trx, websiteId, productId)))
-      throw new NotFound(`product not found: ${productId}`);
+    const product = await repo.lockProduct(trx, websiteId, productId);
+    if (!product) throw new NotFound(`product not found: ${productId}`);
+    checkCreateOrDelete(product, api);
+    await repo.deleteProductRow(trx, websiteId, productId);
     return emit(trx, deps, { websiteId, topic: 'product.delete', data: { productId } });
   });
   if (notified) deps.jobs.wakeDeliveryWorkers();

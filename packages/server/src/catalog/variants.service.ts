@@ -1,7 +1,6 @@
 import type { VariantsTable } from '../db/schema.ts';
 import { uniqueViolation } from '../db/database.ts';
-import { Conflict, MethodNotAllowed, NotFound, ValidationError } from '../errors.ts';
-import type { ProductsTable } from '../db/schema.ts';
+import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { getWebsite } from '../owner/websites.service.ts';
 import type { WebsiteRow } from '../owner/websites.repo.ts';
 import { changeProduct } from './product-changes.ts';
@@ -13,18 +12,37 @@ import {
   sameAttributes,
 } from './product-rules.ts';
 import * as images from './images.repo.ts';
-import { toImage, toVariant } from './products.mapper.ts';
+import type { VariantInput } from './new-product.ts';
+import {
+  checkHasVariants,
+  checkVariantFields,
+  hasAttributes,
+  normalizeGtin,
+  normalizeMpn,
+  type ApiVersion,
+  type VariantType,
+} from './product-types.ts';
+import { toImage, toVariant, type VariantRow } from './products.mapper.ts';
+import { toVariantV2 } from './products-v2.mapper.ts';
 import * as repo from './products.repo.ts';
-import type { CreateVariant, ProductVariantT } from './products.schemas.ts';
+import type { ProductImageT, ProductVariantT } from './products.schemas.ts';
+import type { ProductVariantV2T } from './products-v2.schemas.ts';
 import type { CatalogDeps } from './products.service.ts';
 import type { UpdateVariantInput } from './variants.schemas.ts';
+
+/** A variant update as any version sends it; `gtin` and `mpn` (null clears) come with v2. */
+export type VariantChanges = UpdateVariantInput & { gtin?: string | null; mpn?: string | null };
 
 /** Variants of one product, beyond which a create is refused (api-details 6). */
 export const MAX_VARIANTS = 250;
 
-/** A new variant's row; checks the fields that need no other variant to check. */
+/**
+ * A new variant's row; checks the fields that need no other variant to check. What its type
+ * lacks is stored as nothing: a gift card never runs out, and only a PHYSICAL variant is shipped.
+ */
 export function variantRow(
-  input: CreateVariant,
+  input: VariantInput,
+  type: VariantType,
   field: string,
   names: string[],
   website: WebsiteRow,
@@ -34,7 +52,7 @@ export function variantRow(
 ): VariantsTable {
   const attributes = input.attributes ?? {};
   checkAttributes(attributes, names, `${field}attributes`);
-  const stock = input.stock ?? {};
+  const stock = type === 'GIFT_CARD' ? { unlimited: true } : (input.stock ?? {});
   return {
     id: deps.ids.uuid(),
     product_id: productId,
@@ -45,20 +63,24 @@ export function variantRow(
     ...pricingColumns(input.pricing, website.currency, `${field}pricing`),
     stock_quantity: stock.quantity ?? 0,
     stock_unlimited: stock.unlimited ?? false,
-    ...measurementColumns(input, website.measurement_standard, field),
+    ...measurementColumns(type === 'PHYSICAL' ? input : {}, website.measurement_standard, field),
     image_id: null,
+    gtin: normalizeGtin(input.gtin, `${field}gtin`),
+    mpn: normalizeMpn(input.mpn, `${field}mpn`),
     created_at: deps.clock.now(),
   };
 }
 
-function physicalOnly(product: ProductsTable): void {
-  if (product.type !== 'PHYSICAL') {
-    throw new MethodNotAllowed(
-      'variants: DIGITAL products have no variants',
-      [],
-      'OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE',
-    );
-  }
+/** A variant as a version sends it. */
+export type VariantOf<A extends ApiVersion> = A extends 'v2' ? ProductVariantV2T : ProductVariantT;
+
+function rendered<A extends ApiVersion>(
+  api: A,
+  row: VariantRow,
+  type: VariantType,
+  image: ProductImageT | null,
+): VariantOf<A> {
+  return (api === 'v2' ? toVariantV2(row, type, image) : toVariant(row, image)) as VariantOf<A>;
 }
 
 function skuTaken(sku: string): Conflict {
@@ -80,80 +102,99 @@ function checkNoTwin(attributes: Record<string, string>, names: string[], others
   if (twin) throw new ValidationError(`attributes: variant ${twin.id} has the same values`);
 }
 
-export async function createVariant(
+export async function createVariant<A extends ApiVersion = '1.1'>(
   deps: CatalogDeps,
   websiteId: string,
   productId: string,
-  input: CreateVariant,
-): Promise<ProductVariantT> {
+  input: VariantInput,
+  api: A = '1.1' as A,
+): Promise<VariantOf<A>> {
   const website = await getWebsite(deps.db, websiteId);
   return mapSkuConflict(input.sku.trim(), () =>
-    changeProduct(deps, websiteId, productId, async (trx, product) => {
-      physicalOnly(product);
-      const names = product.variant_attributes;
-      if (names.length === 0) {
-        throw new ValidationError(
-          'variantAttributes: the product needs at least one variant attribute before a second variant; set its variantAttributes first',
-        );
-      }
-      const variants = await repo.selectProductVariants(trx, product.id);
-      if (variants.length >= MAX_VARIANTS) {
-        throw new Conflict(
-          `variants: a product has at most ${MAX_VARIANTS} variants`,
-          'ENTITY_LIMIT_REACHED',
-        );
-      }
-      const position = Math.max(-1, ...variants.map((v) => v.position)) + 1;
-      const row = variantRow(input, '', names, website, product.id, position, deps);
-      checkNoTwin(row.attributes, names, variants);
-      if ((await repo.existingSkus(trx, websiteId, [row.sku])).size) throw skuTaken(row.sku);
-      await repo.insertVariants(trx, [row]);
-      return { result: toVariant(row) };
-    }),
+    changeProduct(
+      deps,
+      websiteId,
+      productId,
+      async (trx, product) => {
+        checkHasVariants(product);
+        checkVariantFields(product.type, input, '');
+        const names = product.variant_attributes;
+        if (hasAttributes(product.type) && names.length === 0) {
+          throw new ValidationError(
+            'variantAttributes: the product needs at least one variant attribute before a second variant; set its variantAttributes first',
+          );
+        }
+        const variants = await repo.selectProductVariants(trx, product.id);
+        if (variants.length >= MAX_VARIANTS) {
+          throw new Conflict(
+            `variants: a product has at most ${MAX_VARIANTS} variants`,
+            'ENTITY_LIMIT_REACHED',
+          );
+        }
+        const position = Math.max(-1, ...variants.map((v) => v.position)) + 1;
+        const row = variantRow(input, product.type, '', names, website, product.id, position, deps);
+        if (names.length) checkNoTwin(row.attributes, names, variants);
+        if ((await repo.existingSkus(trx, websiteId, [row.sku])).size) throw skuTaken(row.sku);
+        await repo.insertVariants(trx, [row]);
+        return { result: rendered(api, row, product.type, null) };
+      },
+      api,
+    ),
   );
 }
 
-/** Partial update of sku, pricing, attributes and measurements; stock is left to inventory. */
-export async function updateVariant(
+/** Partial update of sku, pricing, attributes, measurements, GTIN and MPN; stock is left to inventory. */
+export async function updateVariant<A extends ApiVersion = '1.1'>(
   deps: CatalogDeps,
   websiteId: string,
   productId: string,
   variantId: string,
-  changes: UpdateVariantInput,
-): Promise<ProductVariantT> {
+  changes: VariantChanges,
+  api: A = '1.1' as A,
+): Promise<VariantOf<A>> {
   const website = await getWebsite(deps.db, websiteId);
   const sku = changes.sku === undefined ? undefined : normalizeSku(changes.sku, 'sku');
   return mapSkuConflict(sku, () =>
-    changeProduct(deps, websiteId, productId, async (trx, product) => {
-      physicalOnly(product);
-      const variants = await repo.selectProductVariants(trx, product.id);
-      const variant = variants.find((v) => v.id === variantId);
-      if (!variant) throw new NotFound(`variant not found: ${variantId}`);
-      const set: Partial<VariantsTable> = {};
-      if (sku !== undefined && sku !== variant.sku) {
-        if ((await repo.existingSkus(trx, websiteId, [sku])).size) throw skuTaken(sku);
-        set.sku = sku;
-      }
-      if (changes.pricing !== undefined) {
-        Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
-      }
-      if (changes.attributes !== undefined) {
-        const names = product.variant_attributes;
-        checkAttributes(changes.attributes, names, 'attributes');
-        checkNoTwin(
-          changes.attributes,
-          names,
-          variants.filter((v) => v.id !== variant.id),
-        );
-        set.attributes = changes.attributes;
-      }
-      if (changes.measurements !== undefined || changes.shippingMeasurements !== undefined) {
-        Object.assign(set, measurementColumns(changes, website.measurement_standard, ''));
-      }
-      if (Object.keys(set).length) await repo.updateVariant(trx, variant.id, set);
-      const image = variant.image_id ? await images.findImageById(trx, variant.image_id) : undefined;
-      return { result: toVariant({ ...variant, ...set }, image ? toImage(image, deps.baseUrl) : null) };
-    }),
+    changeProduct(
+      deps,
+      websiteId,
+      productId,
+      async (trx, product) => {
+        checkHasVariants(product);
+        checkVariantFields(product.type, changes, '');
+        const variants = await repo.selectProductVariants(trx, product.id);
+        const variant = variants.find((v) => v.id === variantId);
+        if (!variant) throw new NotFound(`variant not found: ${variantId}`);
+        const set: Partial<VariantsTable> = {};
+        if (sku !== undefined && sku !== variant.sku) {
+          if ((await repo.existingSkus(trx, websiteId, [sku])).size) throw skuTaken(sku);
+          set.sku = sku;
+        }
+        if (changes.pricing !== undefined) {
+          Object.assign(set, pricingColumns(changes.pricing, website.currency, 'pricing'));
+        }
+        if (changes.attributes !== undefined) {
+          const names = product.variant_attributes;
+          checkAttributes(changes.attributes, names, 'attributes');
+          checkNoTwin(
+            changes.attributes,
+            names,
+            variants.filter((v) => v.id !== variant.id),
+          );
+          set.attributes = changes.attributes;
+        }
+        if (changes.measurements !== undefined || changes.shippingMeasurements !== undefined) {
+          Object.assign(set, measurementColumns(changes, website.measurement_standard, ''));
+        }
+        if (changes.gtin !== undefined) set.gtin = normalizeGtin(changes.gtin, 'gtin');
+        if (changes.mpn !== undefined) set.mpn = normalizeMpn(changes.mpn, 'mpn');
+        if (Object.keys(set).length) await repo.updateVariant(trx, variant.id, set);
+        const image = variant.image_id ? await images.findImageById(trx, variant.image_id) : undefined;
+        const shown = image ? toImage(image, deps.baseUrl) : null;
+        return { result: rendered(api, { ...variant, ...set }, product.type, shown) };
+      },
+      api,
+    ),
   );
 }
 
@@ -162,20 +203,27 @@ export async function deleteVariant(
   websiteId: string,
   productId: string,
   variantId: string,
+  api: ApiVersion = '1.1',
 ): Promise<void> {
-  await changeProduct(deps, websiteId, productId, async (trx, product) => {
-    physicalOnly(product);
-    const variants = await repo.selectProductVariants(trx, product.id);
-    if (!variants.some((v) => v.id === variantId)) throw new NotFound(`variant not found: ${variantId}`);
-    if (variants.length === 1) {
-      throw new Conflict(
-        'variants: a PHYSICAL product keeps at least one variant; this is its last',
-        'INSUFFICIENT_PRODUCT_VARIANTS',
-      );
-    }
-    await repo.deleteVariant(trx, variantId);
-    return { result: undefined };
-  });
+  await changeProduct(
+    deps,
+    websiteId,
+    productId,
+    async (trx, product) => {
+      checkHasVariants(product);
+      const variants = await repo.selectProductVariants(trx, product.id);
+      if (!variants.some((v) => v.id === variantId)) throw new NotFound(`variant not found: ${variantId}`);
+      if (variants.length === 1) {
+        throw new Conflict(
+          `variants: the only variant of a product cannot be deleted; this ${product.type} product keeps at least one`,
+          'INSUFFICIENT_PRODUCT_VARIANTS',
+        );
+      }
+      await repo.deleteVariant(trx, variantId);
+      return { result: undefined };
+    },
+    api,
+  );
 }
 
 /** Shows one of the product's images on the variant, or none (null). */
@@ -185,15 +233,22 @@ export async function setVariantImage(
   productId: string,
   variantId: string,
   imageId: string | null,
+  api: ApiVersion = '1.1',
 ): Promise<void> {
-  await changeProduct(deps, websiteId, productId, async (trx, product) => {
-    physicalOnly(product);
-    const variants = await repo.selectProductVariants(trx, product.id);
-    if (!variants.some((v) => v.id === variantId)) throw new NotFound(`variant not found: ${variantId}`);
-    if (imageId !== null && !(await images.findImage(trx, websiteId, productId, imageId))) {
-      throw new ValidationError(`imageId: ${imageId} is not an image of this product`);
-    }
-    await repo.updateVariant(trx, variantId, { image_id: imageId });
-    return { result: undefined };
-  });
+  await changeProduct(
+    deps,
+    websiteId,
+    productId,
+    async (trx, product) => {
+      checkHasVariants(product);
+      const variants = await repo.selectProductVariants(trx, product.id);
+      if (!variants.some((v) => v.id === variantId)) throw new NotFound(`variant not found: ${variantId}`);
+      if (imageId !== null && !(await images.findImage(trx, websiteId, productId, imageId))) {
+        throw new ValidationError(`imageId: ${imageId} is not an image of this product`);
+      }
+      await repo.updateVariant(trx, variantId, { image_id: imageId });
+      return { result: undefined };
+    },
+    api,
+  );
 }

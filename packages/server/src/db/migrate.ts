@@ -11,6 +11,7 @@ import * as imageHolders from './migrations/009-image-holders.ts';
 import * as changeClocks from './migrations/010-change-clocks.ts';
 import * as ownerNames from './migrations/011-owner-names.ts';
 import * as orders from './migrations/012-orders.ts';
+import * as productTypes from './migrations/013-product-types.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -26,6 +27,7 @@ const migrations = {
   '010-change-clocks': changeClocks,
   '011-owner-names': ownerNames,
   '012-orders': orders,
+  '013-product-types': productTypes,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

@@ -68,11 +68,14 @@ export interface ServerSecretsTable {
   value: Buffer;
 }
 
+/** Products v2's types (platform-surface 2.5.1); 1.x knows PHYSICAL and DIGITAL only. */
+export type ProductType = 'PHYSICAL' | 'SERVICE' | 'GIFT_CARD' | 'DIGITAL';
+
 export interface ProductsTable {
   id: string;
   website_id: string;
   store_page_id: string;
-  type: 'PHYSICAL' | 'DIGITAL';
+  type: ProductType;
   name: string;
   description: string;
   url_slug: string;
@@ -115,6 +118,9 @@ export interface VariantsTable {
   width: number;
   height: number;
   image_id: string | null;
+  /** PHYSICAL variants only (platform-surface 2.5.8), as sent but trimmed. */
+  gtin: string | null;
+  mpn: string | null;
   created_at: Timestamp;
 }
 
