@@ -135,6 +135,40 @@ describe('notifications of catalog changes (an Emporium extension)', () => {
     assert.notEqual(deleted?.json.id, created.json.id);
   });
 
+  test('a SERVICE product made, changed and deleted through v2 is heard of the same way', async () => {
+    const app = await subscribed(['product.create', 'product.update', 'product.delete']);
+    const site = app.site;
+    const url = '/v2/commerce/products';
+    let arriving = next();
+    const made = await site.call({
+      method: 'POST',
+      url,
+      payload: {
+        type: 'SERVICE',
+        storePageId: site.storePageId,
+        name: 'Fitting',
+        variants: [{ sku: 'FITTING-1', pricing: { basePrice: { currency: 'USD', value: '20' } } }],
+      },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const productId = made.json().id;
+    assert.deepEqual((await arriving)[0]?.json.data, { productId });
+    assert.equal((await arriving)[0]?.json.topic, 'product.create');
+    arriving = next();
+    const changed = await site.call({
+      method: 'POST',
+      url: `${url}/${productId}`,
+      payload: { seoData: { title: 'T' } },
+    });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.equal((await arriving)[0]?.json.topic, 'product.update');
+    arriving = next();
+    assert.equal((await site.call({ method: 'DELETE', url: `${url}/${productId}` })).statusCode, 204);
+    const [deleted] = await arriving;
+    assert.equal(deleted?.json.topic, 'product.delete');
+    assert.deepEqual(deleted?.json.data, { productId });
+  });
+
   test('an app subscribed to other topics hears nothing of them', async () => {
     const app = await subscribed(['order.create']);
     const before = await ctx.db.selectFrom('webhook_deliveries').select('id').execute();
