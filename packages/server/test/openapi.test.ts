@@ -46,6 +46,16 @@ test('the document describes every API endpoint and the token endpoint', async (
     '/1.1/commerce/products/{productId}/variants/{variantId}/image',
     '/api/1/login/oauth/provider/tokens',
     '/images/{imageId}',
+    '/v2/commerce/products',
+    '/v2/commerce/products/{productIdCsvs}',
+    '/v2/commerce/products/{productId}',
+    '/v2/commerce/products/{productId}/images',
+    '/v2/commerce/products/{productId}/images/{imageId}',
+    '/v2/commerce/products/{productId}/images/{imageId}/order',
+    '/v2/commerce/products/{productId}/images/{imageId}/status',
+    '/v2/commerce/products/{productId}/variants',
+    '/v2/commerce/products/{productId}/variants/{variantId}',
+    '/v2/commerce/products/{productId}/variants/{variantId}/image',
   ]);
 });
 
@@ -56,4 +66,8 @@ test('GET /docs serves the API reference from the server itself', async () => {
   assert.doesNotMatch(res.body, /(src|href)="https?:\/\//, 'nothing is loaded from another origin');
   const spec = await ctx.app.inject({ method: 'GET', url: '/docs/json' });
   assert.equal(spec.json().info.title, 'Emporium Commerce API');
+  // Products v2 is in the reference, each type's shape named.
+  const product = spec.json().paths['/v2/commerce/products/{productId}'].post.responses['200'];
+  const shapes = product.content['application/json'].schema.anyOf.map((s: { title: string }) => s.title);
+  assert.deepEqual(shapes, ['PhysicalProduct', 'ServiceProduct', 'GiftCardProduct', 'DigitalProduct']);
 });
