@@ -72,6 +72,9 @@ function toDomainError(error: FastifyError): DomainError | undefined {
   return undefined;
 }
 
+/** A path segment that names an API version: `1.0`, `1.1`, `v1`, `v2`. */
+const VERSION = /^v?\d+(\.\d+)*$/;
+
 /** A path segment over the router's limit (routerOptions.maxParamLength in app.ts). */
 class UriTooLong extends DomainError {
   readonly status = 414;
@@ -109,12 +112,21 @@ function send(reply: FastifyReply, request: FastifyRequest, error: DomainError) 
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   const routes: { pattern: RegExp; methods: string[] }[] = [];
+  // Each versioned resource ("commerce/products": the segments after the version up to the
+  // first parameter) and the versions it is served under, for the unknown-version 404.
+  const resources = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const source = route.url
       .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
       .replace(/:[A-Za-z0-9_]+/g, '[^/]+')
       .replace(/\*/g, '.*');
     routes.push({ pattern: new RegExp(`^${source}/?$`), methods: [route.method].flat() });
+    const [version, ...rest] = route.url.split('/').filter(Boolean);
+    const end = rest.findIndex((segment) => /[:*]/.test(segment));
+    const resource = rest.slice(0, end < 0 ? rest.length : end).join('/');
+    if (version && VERSION.test(version) && resource) {
+      resources.set(resource, (resources.get(resource) ?? new Set()).add(version));
+    }
   });
 
   app.setErrorHandler(handleError);
@@ -129,8 +141,27 @@ export function registerErrorHandling(app: FastifyInstance): void {
         new MethodNotAllowed(`${request.method} is not allowed on ${path}; use ${allow.join(', ')}`, allow),
       );
     }
+    if (unsupportedVersion(path, resources)) {
+      return send(reply, request, new NotFound('Not found. The API version is not supported.', null));
+    }
     return send(reply, request, new NotFound(`no such endpoint: ${request.method} ${path}`, null));
   });
+}
+
+/**
+ * The platform answers a resource it serves, asked for under a version it does not serve it in,
+ * with its own 404 message (platform-surface 0.1): a client then knows to change the version, not
+ * the path. True when the path's first segment is a version and the rest begins with a resource
+ * that some other version serves (`/v3/commerce/products/x` when only 1.0, 1.1 and v2 do).
+ */
+function unsupportedVersion(path: string, resources: ReadonlyMap<string, ReadonlySet<string>>): boolean {
+  const [version, ...rest] = path.split('/').filter(Boolean);
+  if (!version || !VERSION.test(version)) return false;
+  const named = [...resources].filter(([resource]) => {
+    return rest.slice(0, resource.split('/').length).join('/') === resource;
+  });
+  // A resource this version does serve makes it a wrong path (the generic 404), not a wrong version.
+  return named.length > 0 && named.every(([, versions]) => !versions.has(version));
 }
 
 /**
