@@ -265,7 +265,12 @@ describe('store pages and website', () => {
       await createStorePage({ ...ctx, ids: randomIds }, { websiteId: other.websiteId, title: `Page ${i}` });
     const first = (await other.call({ method: 'GET', url: '/1.0/commerce/store_pages' })).json();
     assert.equal(first.storePages.length, 50);
-    assert.deepEqual(first.storePages[0], { id: other.storePageId, title: 'Shop', isEnabled: true });
+    assert.deepEqual(first.storePages[0], {
+      id: other.storePageId,
+      title: 'Shop',
+      urlSlug: 'shop',
+      isEnabled: true,
+    });
     assert.equal(first.pagination.hasNextPage, true);
     assert.match(
       first.pagination.nextPageUrl,
@@ -286,19 +291,41 @@ describe('store pages and website', () => {
     assertError(foreign, 400, 'INVALID_REQUEST_ERROR', 'INVALID_ARGUMENT', /cursor/);
   });
 
-  test('GET /1.0/authorization/website (and /1.1) describes the credential website', async () => {
+  test('a store page carries its own urlSlug, the one its title left free', async () => {
+    const other = await ctx.site();
+    const ids = { ...ctx, ids: randomIds };
+    const { storePageId: sale } = await createStorePage(ids, {
+      websiteId: other.websiteId,
+      title: 'Winter Sale!',
+    });
+    const { storePageId: shop2 } = await createStorePage(ids, { websiteId: other.websiteId, title: 'Shop' });
+    const pages = (await other.call({ method: 'GET', url: '/1.0/commerce/store_pages' })).json().storePages;
+    const slugs = new Map(pages.map((p: { id: string; urlSlug: string }) => [p.id, p.urlSlug]));
+    assert.deepEqual(
+      [slugs.get(other.storePageId), slugs.get(sale), slugs.get(shop2)],
+      ['shop', 'winter-sale', 'shop-2'],
+    );
+  });
+
+  test('GET /1.0/authorization/website (and /1.1) answers every field of the platform, in its order', async () => {
+    const metric = await ctx.site({ currency: 'EUR', measurementStandard: 'METRIC' });
     for (const version of ['1.0', '1.1']) {
-      const res = await site.call({ method: 'GET', url: `/${version}/authorization/website` });
+      const res = await metric.call({ method: 'GET', url: `/${version}/authorization/website` });
       assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json(), {
-        id: site.websiteId,
-        title: 'Test Store',
-        url: 'https://api.emporium.test',
-        currency: 'USD',
-        measurementStandard: 'IMPERIAL',
-        language: 'en-US',
-        timeZone: 'UTC',
-      });
+      assert.equal(
+        res.body,
+        JSON.stringify({
+          id: metric.websiteId,
+          siteId: metric.websiteId,
+          title: 'Test Store',
+          url: 'https://api.emporium.test',
+          currency: 'EUR',
+          language: 'en-US',
+          timeZone: 'UTC',
+          measurementStandard: 'METRIC',
+          location: { country: null, region: null },
+        }),
+      );
     }
   });
 });

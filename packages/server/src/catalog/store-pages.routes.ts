@@ -6,7 +6,12 @@ import { errorResponses, Pagination } from '../http/common.schemas.ts';
 import { pagination } from '../pagination/cursor.ts';
 import { storePagesPage } from './store-pages.service.ts';
 
-const StorePage = Type.Object({ id: Type.String(), title: Type.String(), isEnabled: Type.Boolean() });
+const StorePage = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  urlSlug: Type.String({ description: "The page's path on the site" }),
+  isEnabled: Type.Boolean(),
+});
 
 export const storePagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
   app.get(
@@ -30,7 +35,12 @@ export const storePagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = as
         request.query.cursor || undefined,
       );
       return {
-        storePages: storePages.map((p) => ({ id: p.id, title: p.title, isEnabled: p.is_enabled })),
+        storePages: storePages.map((p) => ({
+          id: p.id,
+          title: p.title,
+          urlSlug: p.url_slug,
+          isEnabled: p.is_enabled,
+        })),
         pagination: pagination(nextCursor, `${deps.baseUrl}/1.0/commerce/store_pages`),
       };
     },

@@ -7,14 +7,23 @@ import { Unauthorized } from '../errors.ts';
 import { memberOf } from './owners.service.ts';
 import { getWebsite, websiteResponse } from './websites.service.ts';
 
+const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 const Website = Type.Object({
   id: Type.String(),
+  siteId: Type.String({ description: 'The site identifier; here the website id' }),
   title: Type.String(),
   url: Type.String(),
   currency: Type.String(),
-  measurementStandard: Type.String(),
   language: Type.String(),
   timeZone: Type.String(),
+  measurementStandard: Type.Union([Type.Literal('IMPERIAL'), Type.Literal('METRIC')]),
+  location: Type.Object(
+    {
+      country: Nullable('ISO 3166-1 alpha-2; null when the website has no business location'),
+      region: Nullable('null when the website has no business location'),
+    },
+    { description: 'The business location; no website here records one yet, so both are null' },
+  ),
 });
 
 const Member = Type.Object({

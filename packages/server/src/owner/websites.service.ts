@@ -70,14 +70,21 @@ export async function getWebsite(db: Db, id: string): Promise<WebsiteRow> {
   return website;
 }
 
+/**
+ * The platform's WebsiteProfile (platform-surface 2.9), in its documented order. A website here
+ * has no subdomain of its own, so `siteId` (the platform's site identifier) is the website id,
+ * and no business location is collected, so both parts of `location` are null.
+ */
 export function websiteResponse(website: WebsiteRow, baseUrl: string) {
   return {
     id: website.id,
+    siteId: website.id,
     title: website.title,
     url: baseUrl,
     currency: website.currency,
-    measurementStandard: website.measurement_standard,
     language: website.language,
     timeZone: website.time_zone,
+    measurementStandard: website.measurement_standard,
+    location: { country: null, region: null },
   };
 }
