@@ -26,36 +26,48 @@ async function subscribe(app: ConnectedApp, body: object = { endpointUrl: HTTPS,
   assert.equal(res.statusCode, 201, res.body);
   return res.json() as {
     id: string;
+    websiteId: string;
+    clientId: string;
     secret: string;
     endpointUrl: string;
     topics: string[];
     createdOn: string;
+    updatedOn: string;
   };
 }
 
 describe('webhook subscription endpoints', () => {
-  test('create answers 201 with the subscription and its 64-hex secret; list and get never show the secret', async () => {
+  test('create answers 201 with the subscription, its app and website, and its 64-hex secret; list, get and update never show the secret', async () => {
     const created = await subscribe(shop, { endpointUrl: HTTPS, topics: ['order.create', 'order.update'] });
     assert.deepEqual(Object.keys(created).sort(), [
+      'clientId',
       'createdOn',
       'endpointUrl',
       'id',
       'secret',
       'topics',
       'updatedOn',
+      'websiteId',
     ]);
     assert.match(created.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     assert.match(created.secret, /^[0-9a-f]{64}$/);
     assert.deepEqual(created.topics, ['order.create', 'order.update']);
+    assert.equal(created.clientId, shop.app.clientId);
+    assert.equal(created.websiteId, shop.site.websiteId);
 
+    const { secret: _secret, ...withoutSecret } = created;
     const list = await shop.call('GET', PATH);
     assert.equal(list.statusCode, 200);
     const listed = list.json().webhookSubscriptions.find((s: { id: string }) => s.id === created.id);
-    assert.deepEqual(Object.keys(listed).sort(), ['createdOn', 'endpointUrl', 'id', 'topics', 'updatedOn']);
+    assert.deepEqual(listed, withoutSecret);
     const one = await shop.call('GET', `${PATH}/${created.id}`);
     assert.equal(one.statusCode, 200);
-    assert.equal(one.json().secret, undefined);
-    assert.equal(one.json().endpointUrl, HTTPS);
+    assert.deepEqual(one.json(), withoutSecret);
+    const updated = await shop.call('POST', `${PATH}/${created.id}`, { endpointUrl: HTTPS });
+    assert.equal(updated.statusCode, 200);
+    assert.deepEqual(Object.keys(updated.json()).sort(), Object.keys(withoutSecret).sort());
+    assert.equal(updated.json().clientId, shop.app.clientId);
+    assert.equal(updated.json().websiteId, shop.site.websiteId);
   });
 
   test('partial update changes only what is sent; the secret stays', async () => {
@@ -194,6 +206,58 @@ describe('webhook subscription rules', () => {
     });
   });
 
+  test('the contact and address topics are accepted with website.contacts', async () => {
+    const contacts = await connectApp(ctx, ['website.contacts']);
+    const topics = [
+      'contact.create',
+      'contact.update',
+      'contact.delete',
+      'address.create',
+      'address.update',
+      'address.delete',
+    ];
+    const created = await subscribe(contacts, { endpointUrl: HTTPS, topics });
+    assert.deepEqual(created.topics, topics);
+    const moved = await contacts.call('POST', `${PATH}/${created.id}`, { topics: ['address.delete'] });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.deepEqual(moved.json().topics, ['address.delete']);
+  });
+
+  test('each contact and address topic needs website.contacts: the read scope is not enough', async () => {
+    const readers = [
+      await connectApp(ctx, ['website.contacts.read', 'website.orders.read']),
+      await connectApp(ctx, ['website.products', 'website.orders', 'website.profiles']),
+    ];
+    for (const reader of readers) {
+      for (const topic of ['contact.create', 'contact.update', 'contact.delete']) {
+        assertError(
+          await reader.call('POST', PATH, { endpointUrl: HTTPS, topics: ['order.create', topic] }),
+          403,
+          'AUTHORIZATION_ERROR',
+          'MISSING_SCOPE',
+          new RegExp(`topics\\[1\\]: ${topic} needs the website.contacts scope`),
+        );
+      }
+      for (const topic of ['address.create', 'address.update', 'address.delete']) {
+        assertError(
+          await reader.call('POST', PATH, { endpointUrl: HTTPS, topics: [topic] }),
+          403,
+          'AUTHORIZATION_ERROR',
+          'MISSING_SCOPE',
+          new RegExp(`${topic} needs the website.contacts scope`),
+        );
+      }
+    }
+    const existing = await subscribe(readers[1]!);
+    assertError(
+      await readers[1]!.call('POST', `${PATH}/${existing.id}`, { topics: ['contact.update'] }),
+      403,
+      'AUTHORIZATION_ERROR',
+      'MISSING_SCOPE',
+      /website.contacts/,
+    );
+  });
+
   test('AB-4 endpointUrl must be https and must not name a non-public address', async () => {
     for (const [endpointUrl, message] of [
       ['http://hooks.example.com/h', /must be an https URL/],
@@ -309,6 +373,28 @@ describe('webhook subscription rules', () => {
       site: app.site,
     });
     await subscribe(other);
+  });
+
+  test('sendTestNotification has no test of a contact or address topic: 400 naming the topics it has', async () => {
+    const contacts = await connectApp(ctx, ['website.contacts']);
+    const created = await subscribe(contacts, {
+      endpointUrl: HTTPS,
+      topics: ['extension.uninstall', 'contact.create', 'address.delete'],
+    });
+    for (const topic of ['contact.create', 'address.delete']) {
+      const res = await contacts.call('POST', `${PATH}/${created.id}/actions/sendTestNotification`, {
+        topic,
+      });
+      assertError(
+        res,
+        400,
+        'INVALID_REQUEST_ERROR',
+        'INVALID_ARGUMENT',
+        new RegExp(
+          `topic: ${topic} has no test notification; one of extension.uninstall, order.create, order.update, product`,
+        ),
+      );
+    }
   });
 
   test('sendTestNotification only for a topic of the subscription', async () => {

@@ -18,6 +18,8 @@ import { TOPICS } from './topics.ts';
 
 const Subscription = Type.Object({
   id: Type.String({ format: 'uuid' }),
+  websiteId: Type.String(),
+  clientId: Type.String({ description: 'The app (OAuth client) the subscription belongs to' }),
   endpointUrl: Type.String(),
   topics: Type.Array(Type.String()),
   createdOn: Type.String(),
@@ -26,7 +28,7 @@ const Subscription = Type.Object({
 const Secret = Type.String({ description: '64 hex characters; shown only on creation and rotation' });
 const Topics = Type.Array(Type.String(), {
   maxItems: 20,
-  description: `Any of ${TOPICS.join(', ')}. Order topics need an orders scope, product topics website.products.read. The product topics are an Emporium extension.`,
+  description: `Any of ${TOPICS.join(', ')}. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. The product topics are an Emporium extension; nothing sends the contact and address topics yet.`,
 });
 const EndpointUrl = Type.String({
   description: 'https; resolved at each delivery, which must reach a public address',
@@ -157,7 +159,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncTypebox<{ deps: DeliveryDeps
         tags,
         summary: 'Send a test notification',
         description:
-          "One signed notification of one of the subscription's topics with sample data, one attempt with a 10 s timeout. `statusCode` is the receiver's; null, with `error` saying why, when none came.",
+          "One signed notification of one of the subscription's topics with sample data, one attempt with a 10 s timeout. `statusCode` is the receiver's; null, with `error` saying why, when none came. The contact and address topics have no test notification (400), as on the platform.",
         params: Params,
         body: Type.Object({ topic: Type.String() }),
         response: {
