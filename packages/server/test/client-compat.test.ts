@@ -174,3 +174,46 @@ describe('change-wrappers', () => {
     assertError(res, 400, 'INVALID_REQUEST_ERROR', 'INVALID_ARGUMENT', /^name: must be a string$/);
   });
 });
+
+describe('Products v2 as a client generated from the platform document sends it', () => {
+  test('update bodies wrapped at every level, seoData, productAttributeNames, gtin; repeated type filters', async () => {
+    const V2 = '/v2/commerce/products';
+    const made = await site.call({
+      method: 'POST',
+      url: V2,
+      payload: {
+        type: 'SERVICE',
+        storePageId: site.storePageId,
+        name: 'Repair',
+        variants: [{ sku: 'REPAIR-1', pricing: { basePrice: money('15.00') } }],
+      },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const id = made.json().id;
+    const updated = await site.call({
+      method: 'POST',
+      url: `${V2}/${id}`,
+      payload: {
+        name: wrap('Repairs'),
+        seoData: wrap({ description: wrap('Same day') }),
+        productAttributeNames: wrap(['Item']),
+        tags: { present: false },
+      },
+    });
+    assert.equal(updated.statusCode, 200, updated.body);
+    assert.deepEqual(
+      [updated.json().name, updated.json().seoOptions, updated.json().variantAttributes],
+      ['Repairs', { title: null, description: 'Same day' }, ['Item']],
+    );
+    const variantId = made.json().variants[0].id;
+    const priced = await site.call({
+      method: 'POST',
+      url: `${V2}/${id}/variants/${variantId}`,
+      payload: { pricing: wrap({ basePrice: wrap(money('18.00')), onSale: { present: false } }) },
+    });
+    assert.equal(priced.statusCode, 200, priced.body);
+    assert.deepEqual(priced.json().pricing.basePrice, money('18.00'));
+    const listed = await site.call({ method: 'GET', url: `${V2}?type=SERVICE&type=GIFT_CARD` });
+    assert.ok(listed.json().products.some((p: { id: string }) => p.id === id));
+  });
+});
