@@ -41,11 +41,11 @@ const VARIANT_FIELDS: Record<VariantType, readonly string[]> = {
 const ANY_VARIANT_FIELD = new Set(Object.values(VARIANT_FIELDS).flat());
 
 /** The product-level request fields that belong to some types only. */
-const PRODUCT_FIELDS: Record<string, readonly ProductType[]> = {
-  variantAttributes: ['PHYSICAL', 'SERVICE'],
-  variants: ['PHYSICAL', 'SERVICE', 'GIFT_CARD'],
-  pricing: ['DIGITAL'],
-};
+const PRODUCT_FIELDS = new Map<string, readonly ProductType[]>([
+  ['variantAttributes', ['PHYSICAL', 'SERVICE']],
+  ['variants', ['PHYSICAL', 'SERVICE', 'GIFT_CARD']],
+  ['pricing', ['DIGITAL']],
+]);
 
 function notOfType(field: string, type: ProductType, what: string): ValidationError {
   return new ValidationError(`${field}: a ${type} product has no ${what}`);
@@ -58,9 +58,9 @@ export function checkProductFields(
   names: Record<string, string> = {},
 ): void {
   for (const key of Object.keys(input)) {
-    const types = PRODUCT_FIELDS[key];
+    const types = PRODUCT_FIELDS.get(key); // a Map: a body's keys may be `constructor` and the like
     if (types && !types.includes(type) && (input as Record<string, unknown>)[key] !== undefined) {
-      const name = names[key] ?? key;
+      const name = Object.hasOwn(names, key) ? names[key]! : key;
       throw notOfType(name, type, key === 'pricing' ? 'product-level pricing; price its variants' : name);
     }
   }
