@@ -63,6 +63,38 @@ function demoProducts(storePageId: string) {
       isVisible: true,
       variants: [{ sku: 'DEMO-CANDLE', pricing: { basePrice: usd('12.00') }, stock: { unlimited: true } }],
     },
+    // The types only Products v2 shows (README: Products v2).
+    {
+      type: 'SERVICE' as const,
+      storePageId,
+      name: 'Wheel Throwing Class',
+      isVisible: true,
+      variantAttributes: ['Session'],
+      variants: [
+        {
+          sku: 'DEMO-CLASS-SAT',
+          attributes: { Session: 'Saturday' },
+          pricing: { basePrice: usd('45.00') },
+          stock: { quantity: 8 },
+        },
+        {
+          sku: 'DEMO-CLASS-SUN',
+          attributes: { Session: 'Sunday' },
+          pricing: { basePrice: usd('45.00') },
+          stock: { quantity: 8 },
+        },
+      ],
+    },
+    {
+      type: 'GIFT_CARD' as const,
+      storePageId,
+      name: 'Gift Card',
+      isVisible: true,
+      variants: [
+        { sku: 'DEMO-GIFT-25', pricing: { basePrice: usd('25.00') } },
+        { sku: 'DEMO-GIFT-50', pricing: { basePrice: usd('50.00') } },
+      ],
+    },
   ];
 }
 
@@ -106,7 +138,7 @@ export async function seedDemoSite(deps: OrderDeps): Promise<DemoSite | undefine
   await createOwner(deps, { email, password, firstName: 'Demo', lastName: 'Owner' });
   const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Demo Store' });
   const { apiKey } = await createApiKey(deps, { websiteId, name: 'Demo key', scopes: SCOPES.join(',') });
-  for (const product of demoProducts(storePageId)) await createProduct(deps, websiteId, product);
+  for (const product of demoProducts(storePageId)) await createProduct(deps, websiteId, product, 'v2');
   await demoOrders(deps, websiteId);
   return { email, password, websiteId, storePageId, apiKey };
 }
