@@ -1,20 +1,21 @@
 /**
  * The API client. Its resources mirror the URL tree (`client.products.images.upload()` is
- * `POST /1.1/commerce/products/{id}/images`), and every call goes through `call()`, then the
- * one request function (`Transport.request`).
+ * `POST /1.1/commerce/products/{id}/images`, `client.v2.products.images.upload()` its v2 twin),
+ * and every call goes through `call()`, then the one request function (`Transport.request`).
  */
 import { AuthenticationError, ReauthorizationRequired } from './errors.js';
 import type { EmporiumOAuth } from './oauth.js';
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './request.js';
 import { Inventory } from './resources/inventory.js';
 import { Orders } from './resources/orders.js';
-import { Products } from './resources/products.js';
+import { PRODUCTS_1_1, PRODUCTS_V2, Products } from './resources/products.js';
 import { Profiles } from './resources/profiles.js';
 import { StorePages } from './resources/store-pages.js';
 import { Transactions } from './resources/transactions.js';
 import { WebhookSubscriptions } from './resources/webhook-subscriptions.js';
 import { WebsiteResource } from './resources/website.js';
 import { OAuthSession, type TokenStore } from './tokens.js';
+import type { ProductApiV2 } from './types.js';
 
 export interface EmporiumOptions extends TransportOptions {
   userAgent: string;
@@ -35,6 +36,16 @@ export interface EmporiumOptions extends TransportOptions {
   now?: () => number;
 }
 
+/** The resources served under `/v2`. */
+export interface V2Resources {
+  /**
+   * `/v2/commerce/products`: every product type (PHYSICAL, SERVICE, GIFT_CARD, DIGITAL), where
+   * 1.1 (`client.products`) shows PHYSICAL and DIGITAL products only. The same calls as
+   * `client.products`, with v2's types.
+   */
+  readonly products: Products<ProductApiV2>;
+}
+
 /** One API call, relative to `baseUrl`. */
 export interface ApiRequest extends CallOptions {
   method: 'GET' | 'POST' | 'DELETE';
@@ -52,7 +63,9 @@ export class Emporium {
   readonly baseUrl: string;
   readonly authUrl: string | undefined;
   readonly transport: Transport;
+  /** `/1.1/commerce/products`: PHYSICAL and DIGITAL products only; a new app uses `v2.products`. */
   readonly products: Products;
+  readonly v2: V2Resources;
   readonly storePages: StorePages;
   readonly website: WebsiteResource;
   readonly inventory: Inventory;
@@ -75,7 +88,8 @@ export class Emporium {
     const token = options.apiKey ?? options.accessToken;
     if (token !== undefined) this.staticAuthorization = `Bearer ${token}`;
     if (options.oauth) this.session = new OAuthSession(options.oauth, options.now ?? Date.now);
-    this.products = new Products(this);
+    this.products = new Products(this, PRODUCTS_1_1);
+    this.v2 = Object.freeze({ products: new Products<ProductApiV2>(this, PRODUCTS_V2) });
     this.storePages = new StorePages(this);
     this.website = new WebsiteResource(this);
     this.inventory = new Inventory(this);

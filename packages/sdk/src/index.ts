@@ -3,7 +3,10 @@
  * authorization server. Platform APIs only (fetch, WebCrypto): Node 22 or 24 and modern browsers.
  * Node-only helpers (a JSON-file token store, files from paths) are in `@emporium/sdk/node`.
  */
-export { Emporium, type ApiRequest, type EmporiumOptions } from './client.js';
+export { Emporium, type ApiRequest, type EmporiumOptions, type V2Resources } from './client.js';
+export type { Products } from './resources/products.js';
+export type { Images } from './resources/images.js';
+export type { Variants } from './resources/variants.js';
 export {
   EmporiumOAuth,
   AUTHORIZE_PATH,

@@ -56,6 +56,91 @@ export type VariantCreate = RequestBody<VariantsPath, 'post'>;
 export type VariantUpdate = RequestBody<VariantPath, 'post'>;
 export type VariantImage = RequestBody<`${VariantPath}/image`, 'post'>;
 
+type ProductsV2Path = '/v2/commerce/products';
+type ProductV2Path = '/v2/commerce/products/{productId}';
+type ImageV2Path = '/v2/commerce/products/{productId}/images/{imageId}';
+type VariantsV2Path = '/v2/commerce/products/{productId}/variants';
+type VariantV2Path = '/v2/commerce/products/{productId}/variants/{variantId}';
+
+export type ProductV2List = ResponseBody<ProductsV2Path, 'get'>;
+/** A v2 product: a union by `type`, each type with exactly its own fields (narrow on `type`). */
+export type ProductV2 = ResponseBody<ProductV2Path, 'post'>;
+/** PHYSICAL, SERVICE, GIFT_CARD or DIGITAL. */
+export type ProductV2Type = ProductV2['type'];
+export type PhysicalProductV2 = Extract<ProductV2, { type: 'PHYSICAL' }>;
+export type ServiceProductV2 = Extract<ProductV2, { type: 'SERVICE' }>;
+export type GiftCardProductV2 = Extract<ProductV2, { type: 'GIFT_CARD' }>;
+export type DigitalProductV2 = Extract<ProductV2, { type: 'DIGITAL' }>;
+/** `type`: one product type or several (sent comma-separated); every type when left out. */
+export type ProductV2ListParams = Omit<QueryParams<ProductsV2Path, 'get'>, 'type'> & {
+  type?: ProductV2Type | readonly ProductV2Type[];
+};
+/** PHYSICAL, SERVICE or GIFT_CARD (DIGITAL: 405), each with its own fields. */
+export type ProductV2Create = RequestBody<ProductsV2Path, 'post'>;
+/** Also takes `seoData` and `productAttributeNames` for `seoOptions` and `variantAttributes`. */
+export type ProductV2Update = RequestBody<ProductV2Path, 'post'>;
+
+export type ProductImageV2 = ResponseBody<ImageV2Path, 'post'>;
+export type ProductImageV2Update = RequestBody<ImageV2Path, 'post'>;
+export type ImageV2Uploaded = ResponseBody<'/v2/commerce/products/{productId}/images', 'post', 202>;
+export type ImageV2Status = ResponseBody<`${ImageV2Path}/status`, 'get'>;
+
+/** A v2 variant: PHYSICAL (with `gtin`, `mpn`), SERVICE or GIFT_CARD (`sku` and `basePrice`). */
+export type ProductVariantV2 = ResponseBody<VariantsV2Path, 'post', 201>;
+export type VariantV2Create = RequestBody<VariantsV2Path, 'post'>;
+export type VariantV2Update = RequestBody<VariantV2Path, 'post'>;
+
+/**
+ * The types of one products API version, which the shared resource classes
+ * (`Products`, `Images`, `Variants`) are generic over.
+ */
+export interface ProductApiTypes {
+  product: { id: string; modifiedOn: string };
+  list: { products: unknown[]; pagination: Pagination };
+  listParams: object;
+  create: object;
+  update: object;
+  variant: object;
+  variantCreate: object;
+  variantUpdate: object;
+  image: object;
+  imageUpdate: object;
+  imageUploaded: { imageId: string };
+  imageStatus: { id: string; status: string };
+}
+
+/** `client.products`: `/1.1/commerce/products`, PHYSICAL and DIGITAL products only. */
+export interface ProductApi11 extends ProductApiTypes {
+  product: Product;
+  list: ProductList;
+  listParams: ProductListParams;
+  create: ProductCreate;
+  update: ProductUpdate;
+  variant: ProductVariant;
+  variantCreate: VariantCreate;
+  variantUpdate: VariantUpdate;
+  image: ProductImage;
+  imageUpdate: ProductImageUpdate;
+  imageUploaded: ImageUploaded;
+  imageStatus: ImageStatus;
+}
+
+/** `client.v2.products`: `/v2/commerce/products`, every product type. */
+export interface ProductApiV2 extends ProductApiTypes {
+  product: ProductV2;
+  list: ProductV2List;
+  listParams: ProductV2ListParams;
+  create: ProductV2Create;
+  update: ProductV2Update;
+  variant: ProductVariantV2;
+  variantCreate: VariantV2Create;
+  variantUpdate: VariantV2Update;
+  image: ProductImageV2;
+  imageUpdate: ProductImageV2Update;
+  imageUploaded: ImageV2Uploaded;
+  imageStatus: ImageV2Status;
+}
+
 export type StorePageList = ResponseBody<'/1.0/commerce/store_pages', 'get'>;
 export type StorePage = StorePageList['storePages'][number];
 export type Website = ResponseBody<'/1.0/authorization/website', 'get'>;

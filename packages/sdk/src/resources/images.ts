@@ -1,7 +1,7 @@
 import { segment, type Caller } from '../client.js';
 import { AbortError, EmporiumError, TimeoutError } from '../errors.js';
 import { abortError, type CallOptions } from '../request.js';
-import type { ImageStatus, ImageUploaded, ProductImage, ProductImageUpdate } from '../types.js';
+import type { ProductApi11, ProductApiTypes } from '../types.js';
 
 /**
  * What `upload` takes: a Blob or File, bytes, or in Node a file path or a readable stream (any
@@ -108,36 +108,50 @@ export async function uploadBlob(
 
 const timedOut = (message: string) => new TimeoutError({ status: 0, type: 'TIMEOUT', message });
 
-const path = (productId: string, imageId?: string) =>
-  `/1.1/commerce/products/${segment(productId)}/images${imageId === undefined ? '' : `/${segment(imageId)}`}`;
+/** `{products}/{productId}/images` of 1.1 or v2 (the same routes): `A` is that version's types. */
+export class Images<A extends ProductApiTypes = ProductApi11> {
+  constructor(
+    private readonly client: Caller,
+    /** The products collection's path, e.g. `/1.1/commerce/products`. */
+    private readonly basePath: string,
+  ) {}
 
-/** `/1.1/commerce/products/{productId}/images` */
-export class Images {
-  constructor(private readonly client: Caller) {}
+  private path(productId: string, imageId?: string): string {
+    const images = `${this.basePath}/${segment(productId)}/images`;
+    return imageId === undefined ? images : `${images}/${segment(imageId)}`;
+  }
 
   /**
    * Uploads an image (JPEG, PNG, GIF or WebP, at most 20 MB): 202 with its id once stored and
    * queued; follow it with `status` or `waitUntilReady`. Not retried after a network error or a
    * 5xx (a second upload would add a second image); a 429 is.
    */
-  async upload(productId: string, source: UploadSource, options: UploadOptions = {}): Promise<ImageUploaded> {
+  async upload(
+    productId: string,
+    source: UploadSource,
+    options: UploadOptions = {},
+  ): Promise<A['imageUploaded']> {
     const { filename: _f, contentType: _c, ...call } = options;
     const { blob, filename } = await uploadBlob(source, options);
     const form = new FormData();
     form.append('file', blob, filename);
-    return this.client.call({ method: 'POST', path: path(productId), form, ...call });
+    return this.client.call({ method: 'POST', path: this.path(productId), form, ...call });
   }
 
   /** QUEUED, PROCESSING, READY or ERROR. */
-  status(productId: string, imageId: string, options: CallOptions = {}): Promise<ImageStatus> {
-    return this.client.call({ method: 'GET', path: `${path(productId, imageId)}/status`, ...options });
+  status(productId: string, imageId: string, options: CallOptions = {}): Promise<A['imageStatus']> {
+    return this.client.call({ method: 'GET', path: `${this.path(productId, imageId)}/status`, ...options });
   }
 
   /**
    * Polls `status` with backoff (250 ms doubling to 5 s by default) until READY, which it
    * resolves with. ERROR: ImageProcessingError. Past `timeoutMs`: TimeoutError. `signal`: AbortError.
    */
-  async waitUntilReady(productId: string, imageId: string, options: WaitOptions = {}): Promise<ImageStatus> {
+  async waitUntilReady(
+    productId: string,
+    imageId: string,
+    options: WaitOptions = {},
+  ): Promise<A['imageStatus']> {
     const { timeoutMs = 60_000, signal, intervalMs = 250, maxIntervalMs = 5_000 } = options;
     const deadline = Date.now() + timeoutMs;
     let last: string | undefined;
@@ -148,7 +162,7 @@ export class Images {
       // browsers, such as Safari before 17.4), the caller's signal is still checked between polls.
       const expiry = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
       const pollSignal = signal && AbortSignal.any ? AbortSignal.any([signal, expiry]) : expiry;
-      let current: ImageStatus;
+      let current: A['imageStatus'];
       try {
         current = await this.status(productId, imageId, { signal: pollSignal });
       } catch (error) {
@@ -172,18 +186,19 @@ export class Images {
     imageId: string,
     altText: string,
     options: CallOptions = {},
-  ): Promise<ProductImage> {
-    return this.update(productId, imageId, { altText }, options);
+  ): Promise<A['image']> {
+    const path = this.path(productId, imageId);
+    return this.client.call({ method: 'POST', path, json: { altText }, ...options });
   }
 
   /** `POST .../images/{imageId}`: the body of the route (`{ altText }`, plain or change-wrapped). */
   update(
     productId: string,
     imageId: string,
-    body: ProductImageUpdate,
+    body: A['imageUpdate'],
     options: CallOptions = {},
-  ): Promise<ProductImage> {
-    return this.client.call({ method: 'POST', path: path(productId, imageId), json: body, ...options });
+  ): Promise<A['image']> {
+    return this.client.call({ method: 'POST', path: this.path(productId, imageId), json: body, ...options });
   }
 
   /** Moves the image right after `afterImageId`, or first with null. */
@@ -195,7 +210,7 @@ export class Images {
   ): Promise<void> {
     await this.client.call({
       method: 'POST',
-      path: `${path(productId, imageId)}/order`,
+      path: `${this.path(productId, imageId)}/order`,
       json: { afterImageId },
       ...options,
     });
@@ -203,6 +218,6 @@ export class Images {
 
   /** Variants that showed it get `image: null`. */
   async delete(productId: string, imageId: string, options: CallOptions = {}): Promise<void> {
-    await this.client.call({ method: 'DELETE', path: path(productId, imageId), ...options });
+    await this.client.call({ method: 'DELETE', path: this.path(productId, imageId), ...options });
   }
 }
