@@ -594,7 +594,10 @@ describe('images of any type', () => {
     assert.deepEqual(Object.keys(status.json()), ['id', 'status']);
     assert.match(status.json().status, /^(QUEUED|PROCESSING|READY)$/);
     await processed;
-    assert.deepEqual((await call('GET', `${base}/${imageId}/status`)).json(), { id: imageId, status: 'READY' });
+    assert.deepEqual((await call('GET', `${base}/${imageId}/status`)).json(), {
+      id: imageId,
+      status: 'READY',
+    });
     const second = (await upload(product.id, 'back.png')).json().imageId;
 
     const alt = await call('POST', `${base}/${second}`, { altText: 'The back' });

@@ -314,7 +314,10 @@ describe('rules of product creation', () => {
       /^variants: is required/,
       'MISSING_ARGUMENT',
     );
-    invalid(await create(physical(site, { pricing: { basePrice: money('1') } })), /^pricing: a PHYSICAL product has no product-level pricing/);
+    invalid(
+      await create(physical(site, { pricing: { basePrice: money('1') } })),
+      /^pricing: a PHYSICAL product has no product-level pricing/,
+    );
   });
 
   test('two or more variants need variantAttributes, with unique value combinations', async () => {

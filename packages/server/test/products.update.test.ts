@@ -316,7 +316,10 @@ describe('pricing', () => {
 
   test('pricing on a PHYSICAL product is a 400', async () => {
     const product = await createProduct(site, physical(site));
-    invalid(await update(product.id, { pricing: { basePrice: money('7.00') } }), /^pricing: a PHYSICAL product has no product-level pricing/);
+    invalid(
+      await update(product.id, { pricing: { basePrice: money('7.00') } }),
+      /^pricing: a PHYSICAL product has no product-level pricing/,
+    );
     assert.deepEqual(await current(product.id), product);
   });
 

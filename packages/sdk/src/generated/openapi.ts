@@ -111,7 +111,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination. A change always sorts after every change already visible, and no two changes of a website share a modifiedOn: a client resuming with the cursor, with modifiedAfter set to the newest modifiedOn it has seen, or with a window ending at the present misses no change.
+         * @description PHYSICAL and DIGITAL products (SERVICE and GIFT_CARD ones are served by /v2/commerce/products). At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination. A change always sorts after every change already visible, and no two changes of a website share a modifiedOn: a client resuming with the cursor, with modifiedAfter set to the newest modifiedOn it has seen, or with a window ending at the present misses no change.
          */
         get: {
             parameters: {
@@ -1203,7 +1203,7 @@ export interface paths {
         put?: never;
         /**
          * Create a variant
-         * @description The product needs at least one variant attribute; at most 250 variants a product. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
+         * @description The product needs at least one variant attribute; at most 250 variants a product. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE, and so does a SERVICE or GIFT_CARD one, which only /v2/commerce/products serves.
          */
         post: {
             parameters: {
@@ -1462,7 +1462,7 @@ export interface paths {
         put?: never;
         /**
          * Update a variant
-         * @description Partial update of sku, pricing, attributes and measurements, each (and each field inside pricing and measurements) plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
+         * @description Partial update of sku, pricing, attributes and measurements, each (and each field inside pricing and measurements) plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE, and so does a SERVICE or GIFT_CARD one, which only /v2/commerce/products serves.
          */
         post: {
             parameters: {
@@ -1703,7 +1703,7 @@ export interface paths {
         };
         /**
          * Delete a variant
-         * @description The last variant of a product cannot be deleted (409 INSUFFICIENT_PRODUCT_VARIANTS). A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
+         * @description The last variant of a product cannot be deleted (409 INSUFFICIENT_PRODUCT_VARIANTS). A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE, and so does a SERVICE or GIFT_CARD one, which only /v2/commerce/products serves.
          */
         delete: {
             parameters: {
@@ -1832,7 +1832,7 @@ export interface paths {
         put?: never;
         /**
          * Show an image on a variant
-         * @description One of the product's images, or null for none; plain or a {present, value} change-wrapper. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.
+         * @description One of the product's images, or null for none; plain or a {present, value} change-wrapper. A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE, and so does a SERVICE or GIFT_CARD one, which only /v2/commerce/products serves.
          */
         post: {
             parameters: {
@@ -2548,6 +2548,3188 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/commerce/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List products
+         * @description Every type unless `type` names some. At most 50 a page, ordered by modifiedOn then id ascending, with cursor pagination (as 1.1: see its list).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    modifiedAfter?: string;
+                    modifiedBefore?: string;
+                    /** @description words that must all occur in the name, description, tags or SKUs */
+                    query?: string;
+                    /** @description PHYSICAL, SERVICE, GIFT_CARD, DIGITAL: comma-separated or repeated; all when left out */
+                    type?: string | string[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            products: ({
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "PHYSICAL";
+                                variantAttributes: string[];
+                                variants: {
+                                    id: string;
+                                    sku: string;
+                                    pricing: {
+                                        basePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        salePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        onSale: boolean;
+                                    };
+                                    stock: {
+                                        quantity: number;
+                                        unlimited: boolean;
+                                    };
+                                    attributes: {
+                                        [key: string]: string;
+                                    };
+                                    shippingMeasurements: {
+                                        weight: {
+                                            unit: string;
+                                            value: number;
+                                        };
+                                        dimensions: {
+                                            unit: string;
+                                            length: number;
+                                            width: number;
+                                            height: number;
+                                        };
+                                    };
+                                    image: {
+                                        id: string;
+                                        altText: string;
+                                        orderIndex: number;
+                                        url: string;
+                                        originalSize: {
+                                            width: number;
+                                            height: number;
+                                        };
+                                        availableFormats: string[];
+                                    } | null;
+                                    gtin: string | null;
+                                    mpn: string | null;
+                                }[];
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            } | {
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "SERVICE";
+                                variantAttributes: string[];
+                                variants: {
+                                    id: string;
+                                    sku: string;
+                                    pricing: {
+                                        basePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        salePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        onSale: boolean;
+                                    };
+                                    stock: {
+                                        quantity: number;
+                                        unlimited: boolean;
+                                    };
+                                    attributes: {
+                                        [key: string]: string;
+                                    };
+                                    image: {
+                                        id: string;
+                                        altText: string;
+                                        orderIndex: number;
+                                        url: string;
+                                        originalSize: {
+                                            width: number;
+                                            height: number;
+                                        };
+                                        availableFormats: string[];
+                                    } | null;
+                                }[];
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            } | {
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "GIFT_CARD";
+                                variants: {
+                                    id: string;
+                                    sku: string;
+                                    pricing: {
+                                        basePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                    };
+                                    image: {
+                                        id: string;
+                                        altText: string;
+                                        orderIndex: number;
+                                        url: string;
+                                        originalSize: {
+                                            width: number;
+                                            height: number;
+                                        };
+                                        availableFormats: string[];
+                                    } | null;
+                                }[];
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            } | {
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "DIGITAL";
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    salePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    onSale: boolean;
+                                } | null;
+                                digitalGood: {
+                                    id: string;
+                                    filename: string;
+                                } | null;
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            })[];
+                            pagination: {
+                                hasNextPage: boolean;
+                                nextPageCursor: string | null;
+                                nextPageUrl: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a product
+         * @description PHYSICAL, SERVICE or GIFT_CARD, each with its own fields: a field of another type is a 400 naming both. DIGITAL: 405.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description DIGITAL (download) products cannot be created through v2: 405 */
+                        type: "PHYSICAL" | "SERVICE" | "GIFT_CARD" | "DIGITAL";
+                        storePageId: string;
+                        name?: string;
+                        /** @description HTML; scripts, event handlers and javascript: URLs are removed */
+                        description?: string;
+                        /** @description alphanumerics and non-contiguous hyphens */
+                        urlSlug?: string;
+                        tags?: string[];
+                        isVisible?: boolean;
+                        variantAttributes?: string[];
+                        pricing?: {
+                            basePrice: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            salePrice?: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            onSale?: boolean;
+                        };
+                        seoOptions?: {
+                            title?: string | null;
+                            description?: string | null;
+                        } | null;
+                        variants?: {
+                            /** @description trimmed; 1 to 60 characters; unique within the website */
+                            sku: string;
+                            /** @description GIFT_CARD: basePrice only */
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                salePrice?: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                onSale?: boolean;
+                            };
+                            stock?: {
+                                quantity?: number;
+                                unlimited?: boolean;
+                            };
+                            attributes?: {
+                                [key: string]: string;
+                            };
+                            shippingMeasurements?: {
+                                weight?: {
+                                    unit: "POUND" | "KILOGRAM";
+                                    value: number;
+                                };
+                                dimensions?: {
+                                    unit: "INCH" | "CENTIMETER";
+                                    length: number;
+                                    width: number;
+                                    height: number;
+                                };
+                            };
+                            measurements?: {
+                                weight?: {
+                                    unit: "POUND" | "KILOGRAM";
+                                    value: number;
+                                };
+                                dimensions?: {
+                                    unit: "INCH" | "CENTIMETER";
+                                    length: number;
+                                    width: number;
+                                    height: number;
+                                };
+                            };
+                            gtin?: string | null;
+                            mpn?: string | null;
+                        }[];
+                        seoData?: {
+                            title?: string | null;
+                            description?: string | null;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "PHYSICAL";
+                            variantAttributes: string[];
+                            variants: {
+                                id: string;
+                                sku: string;
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    salePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    onSale: boolean;
+                                };
+                                stock: {
+                                    quantity: number;
+                                    unlimited: boolean;
+                                };
+                                attributes: {
+                                    [key: string]: string;
+                                };
+                                shippingMeasurements: {
+                                    weight: {
+                                        unit: string;
+                                        value: number;
+                                    };
+                                    dimensions: {
+                                        unit: string;
+                                        length: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                };
+                                image: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                } | null;
+                                gtin: string | null;
+                                mpn: string | null;
+                            }[];
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        } | {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "SERVICE";
+                            variantAttributes: string[];
+                            variants: {
+                                id: string;
+                                sku: string;
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    salePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    onSale: boolean;
+                                };
+                                stock: {
+                                    quantity: number;
+                                    unlimited: boolean;
+                                };
+                                attributes: {
+                                    [key: string]: string;
+                                };
+                                image: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                } | null;
+                            }[];
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        } | {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "GIFT_CARD";
+                            variants: {
+                                id: string;
+                                sku: string;
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                };
+                                image: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                } | null;
+                            }[];
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        } | {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "DIGITAL";
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                salePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                onSale: boolean;
+                            } | null;
+                            digitalGood: {
+                                id: string;
+                                filename: string;
+                            } | null;
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productIdCsvs}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get products by id */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description one product id or a comma-separated list of at most 50 */
+                    productIdCsvs: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            products: ({
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "PHYSICAL";
+                                variantAttributes: string[];
+                                variants: {
+                                    id: string;
+                                    sku: string;
+                                    pricing: {
+                                        basePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        salePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        onSale: boolean;
+                                    };
+                                    stock: {
+                                        quantity: number;
+                                        unlimited: boolean;
+                                    };
+                                    attributes: {
+                                        [key: string]: string;
+                                    };
+                                    shippingMeasurements: {
+                                        weight: {
+                                            unit: string;
+                                            value: number;
+                                        };
+                                        dimensions: {
+                                            unit: string;
+                                            length: number;
+                                            width: number;
+                                            height: number;
+                                        };
+                                    };
+                                    image: {
+                                        id: string;
+                                        altText: string;
+                                        orderIndex: number;
+                                        url: string;
+                                        originalSize: {
+                                            width: number;
+                                            height: number;
+                                        };
+                                        availableFormats: string[];
+                                    } | null;
+                                    gtin: string | null;
+                                    mpn: string | null;
+                                }[];
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            } | {
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "SERVICE";
+                                variantAttributes: string[];
+                                variants: {
+                                    id: string;
+                                    sku: string;
+                                    pricing: {
+                                        basePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        salePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                        onSale: boolean;
+                                    };
+                                    stock: {
+                                        quantity: number;
+                                        unlimited: boolean;
+                                    };
+                                    attributes: {
+                                        [key: string]: string;
+                                    };
+                                    image: {
+                                        id: string;
+                                        altText: string;
+                                        orderIndex: number;
+                                        url: string;
+                                        originalSize: {
+                                            width: number;
+                                            height: number;
+                                        };
+                                        availableFormats: string[];
+                                    } | null;
+                                }[];
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            } | {
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "GIFT_CARD";
+                                variants: {
+                                    id: string;
+                                    sku: string;
+                                    pricing: {
+                                        basePrice: {
+                                            /** @description ISO 4217 code; must be the website currency */
+                                            currency: string;
+                                            /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                            value: string;
+                                        };
+                                    };
+                                    image: {
+                                        id: string;
+                                        altText: string;
+                                        orderIndex: number;
+                                        url: string;
+                                        originalSize: {
+                                            width: number;
+                                            height: number;
+                                        };
+                                        availableFormats: string[];
+                                    } | null;
+                                }[];
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            } | {
+                                id: string;
+                                storePageId: string;
+                                name: string;
+                                description: string;
+                                url: string;
+                                urlSlug: string;
+                                tags: string[];
+                                isVisible: boolean;
+                                /** @enum {string} */
+                                type: "DIGITAL";
+                                images: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                }[];
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    salePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    onSale: boolean;
+                                } | null;
+                                digitalGood: {
+                                    id: string;
+                                    filename: string;
+                                } | null;
+                                seoOptions: {
+                                    title: string | null;
+                                    description: string | null;
+                                } | null;
+                                /** Format: date-time */
+                                createdOn: string;
+                                /** Format: date-time */
+                                modifiedOn: string;
+                            })[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a product
+         * @description Partial update, each field plain or a {present, value} change-wrapper. productAttributeNames and seoData are accepted for variantAttributes and seoOptions. pricing is for DIGITAL products.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description HTML; scripts, event handlers and javascript: URLs are removed */
+                        description?: string;
+                        /** @description alphanumerics and non-contiguous hyphens */
+                        urlSlug?: string;
+                        tags?: string[];
+                        isVisible?: boolean;
+                        variantAttributes?: string[];
+                        pricing?: {
+                            basePrice: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            salePrice?: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            onSale?: boolean;
+                        };
+                        seoOptions?: {
+                            title?: string | null;
+                            description?: string | null;
+                        } | null;
+                        productAttributeNames?: string[];
+                        seoData?: {
+                            title?: string | null;
+                            description?: string | null;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "PHYSICAL";
+                            variantAttributes: string[];
+                            variants: {
+                                id: string;
+                                sku: string;
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    salePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    onSale: boolean;
+                                };
+                                stock: {
+                                    quantity: number;
+                                    unlimited: boolean;
+                                };
+                                attributes: {
+                                    [key: string]: string;
+                                };
+                                shippingMeasurements: {
+                                    weight: {
+                                        unit: string;
+                                        value: number;
+                                    };
+                                    dimensions: {
+                                        unit: string;
+                                        length: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                };
+                                image: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                } | null;
+                                gtin: string | null;
+                                mpn: string | null;
+                            }[];
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        } | {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "SERVICE";
+                            variantAttributes: string[];
+                            variants: {
+                                id: string;
+                                sku: string;
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    salePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    onSale: boolean;
+                                };
+                                stock: {
+                                    quantity: number;
+                                    unlimited: boolean;
+                                };
+                                attributes: {
+                                    [key: string]: string;
+                                };
+                                image: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                } | null;
+                            }[];
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        } | {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "GIFT_CARD";
+                            variants: {
+                                id: string;
+                                sku: string;
+                                pricing: {
+                                    basePrice: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                };
+                                image: {
+                                    id: string;
+                                    altText: string;
+                                    orderIndex: number;
+                                    url: string;
+                                    originalSize: {
+                                        width: number;
+                                        height: number;
+                                    };
+                                    availableFormats: string[];
+                                } | null;
+                            }[];
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        } | {
+                            id: string;
+                            storePageId: string;
+                            name: string;
+                            description: string;
+                            url: string;
+                            urlSlug: string;
+                            tags: string[];
+                            isVisible: boolean;
+                            /** @enum {string} */
+                            type: "DIGITAL";
+                            images: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            }[];
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                salePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                onSale: boolean;
+                            } | null;
+                            digitalGood: {
+                                id: string;
+                                filename: string;
+                            } | null;
+                            seoOptions: {
+                                title: string | null;
+                                description: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdOn: string;
+                            /** Format: date-time */
+                            modifiedOn: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Delete a product
+         * @description With its variants and images. DIGITAL (download) products cannot be deleted here: 405.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a variant
+         * @description PHYSICAL and SERVICE products need at least one variant attribute; at most 250 variants a product (409). A variant carries its product type's fields only (PHYSICAL: all; SERVICE: no shippingMeasurements, gtin or mpn; GIFT_CARD: sku and pricing.basePrice); another type's field is a 400. A DIGITAL product has no variants: 405.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description trimmed; 1 to 60 characters; unique within the website */
+                        sku: string;
+                        /** @description GIFT_CARD: basePrice only */
+                        pricing: {
+                            basePrice: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            salePrice?: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            onSale?: boolean;
+                        };
+                        stock?: {
+                            quantity?: number;
+                            unlimited?: boolean;
+                        };
+                        attributes?: {
+                            [key: string]: string;
+                        };
+                        shippingMeasurements?: {
+                            weight?: {
+                                unit: "POUND" | "KILOGRAM";
+                                value: number;
+                            };
+                            dimensions?: {
+                                unit: "INCH" | "CENTIMETER";
+                                length: number;
+                                width: number;
+                                height: number;
+                            };
+                        };
+                        measurements?: {
+                            weight?: {
+                                unit: "POUND" | "KILOGRAM";
+                                value: number;
+                            };
+                            dimensions?: {
+                                unit: "INCH" | "CENTIMETER";
+                                length: number;
+                                width: number;
+                                height: number;
+                            };
+                        };
+                        gtin?: string | null;
+                        mpn?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            sku: string;
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                salePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                onSale: boolean;
+                            };
+                            stock: {
+                                quantity: number;
+                                unlimited: boolean;
+                            };
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            shippingMeasurements: {
+                                weight: {
+                                    unit: string;
+                                    value: number;
+                                };
+                                dimensions: {
+                                    unit: string;
+                                    length: number;
+                                    width: number;
+                                    height: number;
+                                };
+                            };
+                            image: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            } | null;
+                            gtin: string | null;
+                            mpn: string | null;
+                        } | {
+                            id: string;
+                            sku: string;
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                salePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                onSale: boolean;
+                            };
+                            stock: {
+                                quantity: number;
+                                unlimited: boolean;
+                            };
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            image: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            } | null;
+                        } | {
+                            id: string;
+                            sku: string;
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                            };
+                            image: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}/variants/{variantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a variant
+         * @description Partial update of sku, pricing, attributes, shippingMeasurements, gtin and mpn (null clears those two), each plain or a {present, value} change-wrapper. Stock changes through inventory adjustments. A variant carries its product type's fields only (PHYSICAL: all; SERVICE: no shippingMeasurements, gtin or mpn; GIFT_CARD: sku and pricing.basePrice); another type's field is a 400. A DIGITAL product has no variants: 405.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    variantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description trimmed; 1 to 60 characters; unique within the website */
+                        sku?: string;
+                        /** @description GIFT_CARD: basePrice only */
+                        pricing?: {
+                            basePrice: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            salePrice?: {
+                                /** @description ISO 4217 code; must be the website currency */
+                                currency: string;
+                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                value: string;
+                            };
+                            onSale?: boolean;
+                        };
+                        attributes?: {
+                            [key: string]: string;
+                        };
+                        shippingMeasurements?: {
+                            weight?: {
+                                unit: "POUND" | "KILOGRAM";
+                                value: number;
+                            };
+                            dimensions?: {
+                                unit: "INCH" | "CENTIMETER";
+                                length: number;
+                                width: number;
+                                height: number;
+                            };
+                        };
+                        measurements?: {
+                            weight?: {
+                                unit: "POUND" | "KILOGRAM";
+                                value: number;
+                            };
+                            dimensions?: {
+                                unit: "INCH" | "CENTIMETER";
+                                length: number;
+                                width: number;
+                                height: number;
+                            };
+                        };
+                        gtin?: string | null;
+                        mpn?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            sku: string;
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                salePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                onSale: boolean;
+                            };
+                            stock: {
+                                quantity: number;
+                                unlimited: boolean;
+                            };
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            shippingMeasurements: {
+                                weight: {
+                                    unit: string;
+                                    value: number;
+                                };
+                                dimensions: {
+                                    unit: string;
+                                    length: number;
+                                    width: number;
+                                    height: number;
+                                };
+                            };
+                            image: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            } | null;
+                            gtin: string | null;
+                            mpn: string | null;
+                        } | {
+                            id: string;
+                            sku: string;
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                salePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                                onSale: boolean;
+                            };
+                            stock: {
+                                quantity: number;
+                                unlimited: boolean;
+                            };
+                            attributes: {
+                                [key: string]: string;
+                            };
+                            image: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            } | null;
+                        } | {
+                            id: string;
+                            sku: string;
+                            pricing: {
+                                basePrice: {
+                                    /** @description ISO 4217 code; must be the website currency */
+                                    currency: string;
+                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                    value: string;
+                                };
+                            };
+                            image: {
+                                id: string;
+                                altText: string;
+                                orderIndex: number;
+                                url: string;
+                                originalSize: {
+                                    width: number;
+                                    height: number;
+                                };
+                                availableFormats: string[];
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Delete a variant
+         * @description The only variant of a product cannot be deleted (409 INSUFFICIENT_PRODUCT_VARIANTS). A DIGITAL product: 405.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    variantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}/variants/{variantId}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show an image on a variant
+         * @description One of the product's images, or null for none. A DIGITAL product: 405.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    variantId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        imageId: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image
+         * @description multipart/form-data with the file in a part named `file`: JPEG, PNG, GIF or WebP (decided from the bytes), at most 20 MB and 60 megapixels, 100 images a product. Answers 202 once the original is stored and its processing queued; follow the status endpoint.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            imageId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}/images/{imageId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Processing status of an image
+         * @description QUEUED (stored, waiting), PROCESSING (a worker holds it), READY (every width written) or ERROR (undecodable, or failed after retries).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            status: "QUEUED" | "PROCESSING" | "READY" | "ERROR";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}/images/{imageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change an image's alt text
+         * @description altText plain or a {present, value} change-wrapper.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        altText: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            altText: string;
+                            orderIndex: number;
+                            url: string;
+                            originalSize: {
+                                width: number;
+                                height: number;
+                            };
+                            availableFormats: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Delete an image
+         * @description Variants that showed it show no image; its files are removed.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/commerce/products/{productId}/images/{imageId}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an image
+         * @description Right after `afterImageId`, or first with null (plain or a {present, value} change-wrapper); orderIndex stays dense.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    productId: string;
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        afterImageId: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/1.0/commerce/store_pages": {
         parameters: {
             query?: never;
@@ -2577,6 +5759,8 @@ export interface paths {
                             storePages: {
                                 id: string;
                                 title: string;
+                                /** @description The page's path on the site */
+                                urlSlug: string;
                                 isEnabled: boolean;
                             }[];
                             pagination: {
@@ -5098,12 +8282,21 @@ export interface paths {
                     content: {
                         "application/json": {
                             id: string;
+                            /** @description The site identifier; here the website id */
+                            siteId: string;
                             title: string;
                             url: string;
                             currency: string;
-                            measurementStandard: string;
                             language: string;
                             timeZone: string;
+                            measurementStandard: "IMPERIAL" | "METRIC";
+                            /** @description The business location; no website here records one yet, so both are null */
+                            location: {
+                                /** @description ISO 3166-1 alpha-2; null when the website has no business location */
+                                country: string | null;
+                                /** @description null when the website has no business location */
+                                region: string | null;
+                            };
                         };
                     };
                 };
@@ -5248,6 +8441,9 @@ export interface paths {
                             webhookSubscriptions: {
                                 /** Format: uuid */
                                 id: string;
+                                websiteId: string;
+                                /** @description The app (OAuth client) the subscription belongs to */
+                                clientId: string;
                                 endpointUrl: string;
                                 topics: string[];
                                 createdOn: string;
@@ -5320,7 +8516,7 @@ export interface paths {
                     "application/json": {
                         /** @description https; resolved at each delivery, which must reach a public address */
                         endpointUrl: string;
-                        /** @description Any of extension.uninstall, order.create, order.update, product.create, product.update, product.delete. Order topics need an orders scope, product topics website.products.read. The product topics are an Emporium extension. */
+                        /** @description Any of extension.uninstall, order.create, order.update, contact.create, contact.update, contact.delete, address.create, address.update, address.delete, product.create, product.update, product.delete. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. The product topics are an Emporium extension; nothing sends the contact and address topics yet. */
                         topics: string[];
                     };
                 };
@@ -5335,6 +8531,9 @@ export interface paths {
                         "application/json": {
                             /** Format: uuid */
                             id: string;
+                            websiteId: string;
+                            /** @description The app (OAuth client) the subscription belongs to */
+                            clientId: string;
                             endpointUrl: string;
                             topics: string[];
                             createdOn: string;
@@ -5455,6 +8654,9 @@ export interface paths {
                         "application/json": {
                             /** Format: uuid */
                             id: string;
+                            websiteId: string;
+                            /** @description The app (OAuth client) the subscription belongs to */
+                            clientId: string;
                             endpointUrl: string;
                             topics: string[];
                             createdOn: string;
@@ -5543,7 +8745,7 @@ export interface paths {
                     "application/json": {
                         /** @description https; resolved at each delivery, which must reach a public address */
                         endpointUrl?: string;
-                        /** @description Any of extension.uninstall, order.create, order.update, product.create, product.update, product.delete. Order topics need an orders scope, product topics website.products.read. The product topics are an Emporium extension. */
+                        /** @description Any of extension.uninstall, order.create, order.update, contact.create, contact.update, contact.delete, address.create, address.update, address.delete, product.create, product.update, product.delete. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. The product topics are an Emporium extension; nothing sends the contact and address topics yet. */
                         topics?: string[];
                     };
                 };
@@ -5558,6 +8760,9 @@ export interface paths {
                         "application/json": {
                             /** Format: uuid */
                             id: string;
+                            websiteId: string;
+                            /** @description The app (OAuth client) the subscription belongs to */
+                            clientId: string;
                             endpointUrl: string;
                             topics: string[];
                             createdOn: string;
@@ -5846,7 +9051,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test notification
-         * @description One signed notification of one of the subscription's topics with sample data, one attempt with a 10 s timeout. `statusCode` is the receiver's; null, with `error` saying why, when none came.
+         * @description One signed notification of one of the subscription's topics with sample data, one attempt with a 10 s timeout. `statusCode` is the receiver's; null, with `error` saying why, when none came. The contact and address topics have no test notification (400), as on the platform.
          */
         post: {
             parameters: {

@@ -39,6 +39,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         tags,
         summary: 'List products',
         description:
+          'PHYSICAL and DIGITAL products (SERVICE and GIFT_CARD ones are served by /v2/commerce/products). ' +
           'At most 50 products a page, ordered by modifiedOn then id ascending, with cursor pagination. ' +
           'A change always sorts after every change already visible, and no two changes of a website share ' +
           'a modifiedOn: a client resuming with the cursor, with modifiedAfter set to the newest modifiedOn it ' +

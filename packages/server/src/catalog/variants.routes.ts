@@ -18,7 +18,8 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
   { deps, alias },
 ) => {
   const hide = alias ?? false;
-  const digital405 = 'A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE.';
+  const digital405 =
+    'A DIGITAL product answers 405 OPERATION_NOT_ALLOWED_FOR_PRODUCT_TYPE, and so does a SERVICE or GIFT_CARD one, which only /v2/commerce/products serves.';
 
   app.post(
     '/:productId/variants',
