@@ -1,6 +1,6 @@
 import type { ProductType } from '../db/schema.ts';
 import {
-  productUrl,
+  productHead,
   toImage,
   toMeasurements,
   toPricing,
@@ -44,17 +44,7 @@ export function toVariantV2(
 
 export function toProductV2(row: ProductRow, baseUrl: string): object {
   const images = row.images.map((i) => toImage(i, baseUrl));
-  const common = {
-    id: row.id,
-    type: row.type,
-    storePageId: row.store_page_id,
-    name: row.name,
-    description: row.description,
-    url: productUrl(row, baseUrl),
-    urlSlug: row.url_slug,
-    tags: row.tags,
-    isVisible: row.is_visible,
-  };
+  const common = productHead(row, baseUrl);
   const dates = {
     seoOptions: row.seo_options,
     createdOn: row.created_on.toISOString(),

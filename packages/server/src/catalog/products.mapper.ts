@@ -59,12 +59,11 @@ export function toVariant(row: VariantRow, image: ProductImageT | null = null): 
   };
 }
 
-/** A product as 1.1 sends it: every key of every type (platform-facts 2.1). */
-export function toProduct(row: ProductRow, baseUrl: string): ProductT {
-  const images = row.images.map((i) => toImage(i, baseUrl));
+/** The fields every version sends first, for every type, in this order. */
+export function productHead(row: ProductRow, baseUrl: string) {
   return {
     id: row.id,
-    type: row.type as ProductT['type'], // 1.1 reads only its own types (product-types.ts)
+    type: row.type,
     storePageId: row.store_page_id,
     name: row.name,
     description: row.description,
@@ -72,6 +71,15 @@ export function toProduct(row: ProductRow, baseUrl: string): ProductT {
     urlSlug: row.url_slug,
     tags: row.tags,
     isVisible: row.is_visible,
+  };
+}
+
+/** A product as 1.1 sends it: every key of every type (platform-facts 2.1). */
+export function toProduct(row: ProductRow, baseUrl: string): ProductT {
+  const images = row.images.map((i) => toImage(i, baseUrl));
+  return {
+    ...productHead(row, baseUrl),
+    type: row.type as ProductT['type'], // 1.1 reads only its own types (product-types.ts)
     variantAttributes: row.variant_attributes,
     variants: row.variants.map((v) => toVariant(v, images.find((i) => i.id === v.image_id) ?? null)),
     images,

@@ -1,4 +1,5 @@
-import type { VariantsTable } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import { uniqueViolation } from '../db/database.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { getWebsite } from '../owner/websites.service.ts';
@@ -102,6 +103,16 @@ function checkNoTwin(attributes: Record<string, string>, names: string[], others
   if (twin) throw new ValidationError(`attributes: variant ${twin.id} has the same values`);
 }
 
+/** The product's variants and the one named, under the product's lock; 405 for a DIGITAL product. */
+async function variantOf(trx: Db, product: ProductsTable, variantId: string) {
+  checkHasVariants(product);
+  const type = product.type;
+  const variants = await repo.selectProductVariants(trx, product.id);
+  const variant = variants.find((v) => v.id === variantId);
+  if (!variant) throw new NotFound(`variant not found: ${variantId}`);
+  return { variants, variant, type };
+}
+
 export async function createVariant<A extends ApiVersion = '1.1'>(
   deps: CatalogDeps,
   websiteId: string,
@@ -160,11 +171,8 @@ export async function updateVariant<A extends ApiVersion = '1.1'>(
       websiteId,
       productId,
       async (trx, product) => {
-        checkHasVariants(product);
-        checkVariantFields(product.type, changes, '');
-        const variants = await repo.selectProductVariants(trx, product.id);
-        const variant = variants.find((v) => v.id === variantId);
-        if (!variant) throw new NotFound(`variant not found: ${variantId}`);
+        const { variants, variant, type } = await variantOf(trx, product, variantId);
+        checkVariantFields(type, changes, '');
         const set: Partial<VariantsTable> = {};
         if (sku !== undefined && sku !== variant.sku) {
           if ((await repo.existingSkus(trx, websiteId, [sku])).size) throw skuTaken(sku);
@@ -191,7 +199,7 @@ export async function updateVariant<A extends ApiVersion = '1.1'>(
         if (Object.keys(set).length) await repo.updateVariant(trx, variant.id, set);
         const image = variant.image_id ? await images.findImageById(trx, variant.image_id) : undefined;
         const shown = image ? toImage(image, deps.baseUrl) : null;
-        return { result: rendered(api, { ...variant, ...set }, product.type, shown) };
+        return { result: rendered(api, { ...variant, ...set }, type, shown) };
       },
       api,
     ),
@@ -210,9 +218,7 @@ export async function deleteVariant(
     websiteId,
     productId,
     async (trx, product) => {
-      checkHasVariants(product);
-      const variants = await repo.selectProductVariants(trx, product.id);
-      if (!variants.some((v) => v.id === variantId)) throw new NotFound(`variant not found: ${variantId}`);
+      const { variants } = await variantOf(trx, product, variantId);
       if (variants.length === 1) {
         throw new Conflict(
           `variants: the only variant of a product cannot be deleted; this ${product.type} product keeps at least one`,
@@ -240,9 +246,7 @@ export async function setVariantImage(
     websiteId,
     productId,
     async (trx, product) => {
-      checkHasVariants(product);
-      const variants = await repo.selectProductVariants(trx, product.id);
-      if (!variants.some((v) => v.id === variantId)) throw new NotFound(`variant not found: ${variantId}`);
+      await variantOf(trx, product, variantId);
       if (imageId !== null && !(await images.findImage(trx, websiteId, productId, imageId))) {
         throw new ValidationError(`imageId: ${imageId} is not an image of this product`);
       }
