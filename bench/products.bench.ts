@@ -7,10 +7,13 @@
  * For each size: a new database (the embedded one in a temporary DATA_DIR, or a new database on
  * the server of DATABASE_URL), the service started as `emporium serve`, the catalog bulk-loaded,
  * response bytes captured, then autocannon (50 connections) on the list page and on get-by-id,
- * Emporium and baseline one after the other, sequential searches, and the service's peak RSS.
+ * of 1.1 and of v2 (Products v2 over the same store), each version's Emporium run next to the
+ * other's, then the baselines, sequential searches, and the service's peak RSS.
  * Every process started here is stopped by its pid; temporary folders and databases are removed.
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { fmt, get, log, loadAverage, stopChild } from './harness.ts';
@@ -30,6 +33,8 @@ import {
 import { createSite, loadCatalog, RARE_WORD, type LoadReport } from './load-catalog.ts';
 
 const LIST = '/1.1/commerce/products';
+/** Products v2 over the same store: its list page and get by id are measured beside 1.1's. */
+const LIST_V2 = '/v2/commerce/products';
 /** Searches timed one after the other: the target is on the rare word; the others are for information. */
 const SEARCHES = [
   { name: 'rare', query: RARE_WORD },
@@ -45,6 +50,8 @@ const TARGETS = {
   listDrift: 0.2,
   searchP50Ms: 20,
   rssMb: 300,
+  /** Products v2's list page within 10% of 1.1's, measured in the same run (at 1M). */
+  v2ListRatio: 0.9,
 };
 
 const { values: args } = parseArgs({
@@ -76,7 +83,7 @@ const externalDb = process.env.DATABASE_URL || undefined;
 
 // The whole run is bounded: loads, runs and searches, with room to spare.
 const run = sizedRun(
-  sizes.reduce((sum, size) => sum + 240_000 + size * 0.3 + 4 * (warmup + duration) * 1000, 60_000),
+  sizes.reduce((sum, size) => sum + 240_000 + size * 0.3 + 8 * (warmup + duration) * 1000, 60_000),
 );
 const settings = { connections, warmup, duration };
 
@@ -142,17 +149,68 @@ async function syncThrough(port: number, headers: Record<string, string>): Promi
 
 /* ---------- one catalog size ---------- */
 
+interface Captured {
+  /** The first list page as sent, and the ids on it. */
+  list: Buffer;
+  pageIds: string[];
+  /** Each sampled product by id as sent, and the paths the get-by-id runs cycle through. */
+  products: Record<string, string>;
+  byIdPaths: string[];
+}
+
+/** The first list page and the sampled products by id of one API version (`list` its path). */
+async function capture(
+  port: number,
+  list: string,
+  rows: { id: string }[],
+  headers: Record<string, string>,
+): Promise<Captured> {
+  const listResponse = await get(port, list, headers);
+  if (listResponse.status !== 200)
+    throw new Error(`${list}: status ${listResponse.status}: ${listResponse.body}`);
+  const page = JSON.parse(listResponse.body.toString()) as {
+    products: { id: string }[];
+    pagination: { hasNextPage: boolean };
+  };
+  if (page.products.length !== 50 || !page.pagination.hasNextPage)
+    throw new Error(`${list}: not a full page of 50`);
+  const products: Record<string, string> = {};
+  for (const { id } of rows) {
+    const response = await get(port, `${list}/${id}`, headers);
+    if (response.status !== 200) throw new Error(`${list}/${id}: status ${response.status}`);
+    products[id] = response.body.toString();
+  }
+  log(
+    `  captured ${list}: the list page (${fmt(listResponse.body.length)} bytes) and ${rows.length} products by id` +
+      ` (~${fmt(Buffer.byteLength(Object.values(products)[0] ?? ''))} bytes each)`,
+  );
+  return {
+    list: listResponse.body,
+    pageIds: page.products.map((product) => product.id),
+    products,
+    byIdPaths: rows.map(({ id }) => `${list}/${id}`),
+  };
+}
+
+interface Pair {
+  emporium: Run;
+  baseline: Run;
+}
+
 interface SizeResult {
   size: number;
   load: LoadReport;
-  list: { emporium: Run; baseline: Run };
-  byId: { emporium: Run; baseline: Run };
+  list: Pair;
+  byId: Pair;
+  listV2: Pair;
+  byIdV2: Pair;
   searches: Record<(typeof SEARCHES)[number]['name'], Search>;
   sync: Sync;
   /** Peak RSS over the load-generator runs and searches, and over everything including the sync. */
   rssRunsMb: number;
   rssMaxMb: number;
   listBytes: number;
+  listV2Bytes: number;
   /** Cores busy machine-wide in the 2 s before the runs. */
   busyBefore: number;
 }
@@ -174,16 +232,6 @@ async function runSize(size: number): Promise<SizeResult> {
   );
 
   const headers = { authorization: `Bearer ${site.apiKey}`, 'user-agent': 'emporium-bench/1.0' };
-  const listResponse = await get(port, LIST, headers);
-  if (listResponse.status !== 200)
-    throw new Error(`list: status ${listResponse.status}: ${listResponse.body}`);
-  const page = JSON.parse(listResponse.body.toString()) as {
-    products: unknown[];
-    pagination: { hasNextPage: boolean };
-  };
-  if (page.products.length !== 50 || !page.pagination.hasNextPage)
-    throw new Error('list: not a full page of 50');
-
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
   const { rows } = await client.query<{ id: string }>(
@@ -191,35 +239,67 @@ async function runSize(size: number): Promise<SizeResult> {
     [site.websiteId, sampleIds],
   );
   await client.end();
-  const products: Record<string, string> = {};
-  for (const { id } of rows) {
-    const response = await get(port, `${LIST}/${id}`, headers);
-    if (response.status !== 200) throw new Error(`get ${id}: status ${response.status}`);
-    products[id] = response.body.toString();
-  }
-  const byIdPaths = rows.map(({ id }) => `${LIST}/${id}`);
-  log(
-    `  captured the list page (${fmt(listResponse.body.length)} bytes) and ${rows.length} products by id` +
-      ` (~${fmt(Buffer.byteLength(Object.values(products)[0] ?? ''))} bytes each)`,
-  );
+  const captured = await capture(port, LIST, rows, headers);
+  const capturedV2 = await capture(port, LIST_V2, rows, headers);
+  // Every product of the catalog is PHYSICAL, which both versions serve: the same page, each its own way.
+  if (capturedV2.pageIds.join() !== captured.pageIds.join())
+    throw new Error('v2 list: not the products of the 1.1 list page');
 
-  const { port: baselinePort, child: baseline } = await startBaseline(run, tmp, LIST, {
-    list: listResponse.body,
-    products,
-  });
+  const baselines = {
+    '1.1': await startBaseline(run, tmp, LIST, captured),
+    v2: await startBaseline(run, fs.mkdtempSync(path.join(tmp, 'v2-')), LIST_V2, capturedV2),
+  };
+  const baselinePort = baselines['1.1'].port;
+  const baselineV2Port = baselines.v2.port;
 
   // Other work on the machine (or a checkpoint after the load) would distort the runs: wait for quiet.
-  const before = await waitQuiet('the runs', { emporium: server.pid, baseline: baseline.pid });
-  const named = { emporium: server.pid, baseline: baseline.pid };
+  const named = {
+    emporium: server.pid,
+    baseline: baselines['1.1'].child.pid,
+    'baseline v2': baselines.v2.child.pid,
+  };
+  const before = await waitQuiet('the runs', named);
+  // Interleaved: the two versions' Emporium runs one right after the other, so that their ratio
+  // spans as little of the machine's drift as can be; the baselines after.
+  const listEmporium = await measure(settings, 'list  emporium', port, [LIST], headers, named);
+  const listV2Emporium = await measure(settings, 'list  emporium v2', port, [LIST_V2], headers, named);
   const list = {
-    emporium: await measure(settings, 'list  emporium', port, [LIST], headers, named),
+    emporium: listEmporium,
     baseline: await measure(settings, 'list  baseline', baselinePort, [LIST], headers, named),
   };
-  const byId = {
-    emporium: await measure(settings, 'by id emporium', port, byIdPaths, headers, named),
-    baseline: await measure(settings, 'by id baseline', baselinePort, byIdPaths, headers, named),
+  const listV2 = {
+    emporium: listV2Emporium,
+    baseline: await measure(settings, 'list  baseline v2', baselineV2Port, [LIST_V2], headers, named),
   };
-  await stopChild(baseline, 10_000);
+  const byIdEmporium = await measure(settings, 'by id emporium', port, captured.byIdPaths, headers, named);
+  const byIdV2Emporium = await measure(
+    settings,
+    'by id emporium v2',
+    port,
+    capturedV2.byIdPaths,
+    headers,
+    named,
+  );
+  const byId = {
+    emporium: byIdEmporium,
+    baseline: await measure(settings, 'by id baseline', baselinePort, captured.byIdPaths, headers, named),
+  };
+  const byIdV2 = {
+    emporium: byIdV2Emporium,
+    baseline: await measure(
+      settings,
+      'by id baseline v2',
+      baselineV2Port,
+      capturedV2.byIdPaths,
+      headers,
+      named,
+    ),
+  };
+  log(
+    `  v2 / 1.1: list ${fmt((100 * listV2.emporium.rps) / list.emporium.rps, 1)}%, ` +
+      `get by id ${fmt((100 * byIdV2.emporium.rps) / byId.emporium.rps, 1)}%`,
+  );
+  for (const { child } of Object.values(baselines)) await stopChild(child, 10_000);
 
   const searchResults = {} as SizeResult['searches'];
   for (const { name, query } of SEARCHES) {
@@ -247,11 +327,14 @@ async function runSize(size: number): Promise<SizeResult> {
     load,
     list,
     byId,
+    listV2,
+    byIdV2,
     searches: searchResults,
     sync,
     rssRunsMb: rssRuns / 2 ** 20,
     rssMaxMb: rss.max / 2 ** 20,
-    listBytes: listResponse.body.length,
+    listBytes: captured.list.length,
+    listV2Bytes: capturedV2.list.length,
     busyBefore: before.busy,
   };
 }
@@ -260,6 +343,7 @@ async function runSize(size: number): Promise<SizeResult> {
 
 function report(results: SizeResult[]): boolean {
   const share = (pair: { emporium: Run; baseline: Run }) => (100 * pair.emporium.rps) / pair.baseline.rps;
+  const ratio = (v2: Pair, v11: Pair) => (100 * v2.emporium.rps) / v11.emporium.rps;
   const signed = (n: number) => `${n >= 0 ? '+' : ''}${fmt(n, 1)}`;
   const lines = [
     '| catalog | endpoint | Emporium req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | Emporium / baseline |',
@@ -268,13 +352,26 @@ function report(results: SizeResult[]): boolean {
   for (const r of results) {
     for (const [name, pair] of [
       ['list (50 a page)', r.list],
+      ['v2 list (50 a page)', r.listV2],
       ['get by id', r.byId],
+      ['v2 get by id', r.byIdV2],
     ] as const) {
       lines.push(
         `| ${sizeLabel(r.size)} | ${name} | ${fmt(pair.emporium.rps)} | ${pair.emporium.p50} | ${pair.emporium.p99} | ` +
           `${fmt(pair.baseline.rps)} | ${pair.baseline.p50} | ${pair.baseline.p99} | ${fmt((100 * pair.emporium.rps) / pair.baseline.rps)}% |`,
       );
     }
+  }
+  lines.push(
+    '',
+    '| catalog | list page bytes 1.1 / v2 | v2 / 1.1 list req/s | v2 / 1.1 get by id req/s | v2 / 1.1 list, as shares of their baselines |',
+    '|---|---:|---:|---:|---:|',
+  );
+  for (const r of results) {
+    lines.push(
+      `| ${sizeLabel(r.size)} | ${fmt(r.listBytes)} / ${fmt(r.listV2Bytes)} | ${fmt(ratio(r.listV2, r.list), 1)}% | ` +
+        `${fmt(ratio(r.byIdV2, r.byId), 1)}% | ${fmt((100 * share(r.listV2)) / share(r.list), 1)}% |`,
+    );
   }
   lines.push(
     '',
@@ -339,6 +436,12 @@ function report(results: SizeResult[]): boolean {
           `(${signed((100 * big.list.emporium.rps) / small.list.emporium.rps - 100)}%; as shares of their ` +
           `baselines ${fmt(share(big.list), 1)}% vs ${fmt(share(small.list), 1)}%)`
         : 'needs --sizes with 100000 and a larger size',
+    ],
+    [
+      `v2 list req/s >= ${TARGETS.v2ListRatio * 100}% of 1.1's at ${at}, same run`,
+      big.listV2.emporium.rps >= TARGETS.v2ListRatio * big.list.emporium.rps,
+      `${fmt(big.listV2.emporium.rps)} vs ${fmt(big.list.emporium.rps)} req/s (${fmt(ratio(big.listV2, big.list), 1)}%; ` +
+        `as shares of their baselines ${fmt(share(big.listV2), 1)}% vs ${fmt(share(big.list), 1)}%)`,
     ],
     [
       `search "${RARE_WORD}" p50 < ${TARGETS.searchP50Ms} ms at ${at}`,
