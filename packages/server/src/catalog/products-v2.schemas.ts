@@ -8,6 +8,7 @@ import {
   ProductImage,
   ProductMeasurements,
   ProductPricing,
+  Product,
   SeoOptionsInput,
   StockInput,
   UpdateProductBody,
@@ -111,21 +112,11 @@ export const GiftCardVariant = Type.Object(
 
 export const ProductVariantV2 = Type.Union([PhysicalVariant, ServiceVariant, GiftCardVariant]);
 
-const head = {
-  id: Type.String(),
-  storePageId: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  url: Type.String(),
-  urlSlug: Type.String(),
-  tags: Type.Array(Type.String()),
-  isVisible: Type.Boolean(),
-};
-const tail = {
-  seoOptions: nullable(Type.Object({ title: nullable(Type.String()), description: nullable(Type.String()) })),
-  createdOn: Type.String({ format: 'date-time' }),
-  modifiedOn: Type.String({ format: 'date-time' }),
-};
+// The fields every type shares, as 1.1 describes them.
+const { id, storePageId, name, description, url, urlSlug, tags, isVisible } = Product.properties;
+const head = { id, storePageId, name, description, url, urlSlug, tags, isVisible };
+const { seoOptions, createdOn, modifiedOn } = Product.properties;
+const tail = { seoOptions, createdOn, modifiedOn };
 const images = Type.Array(ProductImage);
 
 export const ProductV2 = Type.Union([
