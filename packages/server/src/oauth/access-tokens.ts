@@ -1,10 +1,10 @@
+import { sql } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
 import { digest } from '../secrets.ts';
 import { VersionedCache } from '../versioned-cache.ts';
-import { confirmPair, lockGrant } from './tokens.ts';
 
 /** How often a grant's last-used time is written: once a minute is enough to show it. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -84,7 +84,7 @@ export async function authenticateAccessToken(
         .where('g.revoked_at', 'is', null),
     );
     if (!row || row.expires_at <= now) return undefined;
-    if (row.pending && !(await confirmByUse(deps, row.grant_id, tokenDigest))) return undefined;
+    if (row.pending && !(await confirmByUse(deps, tokenDigest))) return undefined;
     token = {
       credential: {
         kind: 'access_token',
@@ -111,22 +111,14 @@ export async function authenticateAccessToken(
 }
 
 /**
- * The first use of a refreshed pair's access token confirms the pair, under the grant's lock:
- * of many parallel first calls one confirms and all succeed (security RT-6); a call with a
- * sibling whose pair lost the race fails. True when the token is still live.
+ * The first use of a refreshed pair's access token confirms the pair, in one round trip under
+ * the grant's lock (the database's oauth_confirm_by_use, migration 014): of many parallel first
+ * calls one confirms and all succeed (security RT-6); a call with a sibling whose pair lost the
+ * race fails. True when the token is still live.
  */
-async function confirmByUse(deps: Deps, grantId: string, tokenDigest: Buffer): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
-    const grant = await lockGrant(trx, grantId);
-    if (!grant || grant.revoked_at) return false;
-    const token = await trx
-      .selectFrom('oauth_access_tokens as t')
-      .innerJoin('oauth_refresh_tokens as r', 'r.id', 't.refresh_id')
-      .select(['t.pending', 't.revoked_at', 'r.id', 'r.parent_id'])
-      .where('t.token_digest', '=', tokenDigest)
-      .executeTakeFirst();
-    if (!token || token.revoked_at) return false;
-    if (token.pending) await confirmPair(deps, trx, token.id, token.parent_id);
-    return true;
-  });
+async function confirmByUse(deps: Deps, tokenDigest: Buffer): Promise<boolean> {
+  const now = deps.clock.now();
+  const { rows } = await sql<{ live: boolean }>`
+    SELECT oauth_confirm_by_use(${tokenDigest}, ${now}) AS live`.execute(deps.db);
+  return rows[0]!.live;
 }

@@ -36,110 +36,76 @@ function expiresAt(date: Date): string {
   return (date.getTime() / 1000).toFixed(3);
 }
 
+/** A new pair: its secrets as answered, and what is stored of them (digests only). */
+export interface NewPair {
+  response: TokenResponse;
+  access: { digest: Buffer; expiresAt: Date };
+  refresh?: { id: string; digest: Buffer; expiresAt: Date };
+}
+
+/** Makes the secrets of an access token, with a refresh token when `withRefresh`. */
+export function newPair(deps: Pick<TokenDeps, 'ids'>, now: Date, withRefresh: boolean): NewPair {
+  const accessToken = newSecret(ACCESS_TOKEN_PREFIX);
+  const accessExpires = new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000);
+  const pair: NewPair = {
+    response: {
+      token_type: 'Bearer',
+      access_token: accessToken,
+      access_token_expires_at: expiresAt(accessExpires),
+      expires_in: ACCESS_TOKEN_SECONDS,
+      token: accessToken,
+    },
+    access: { digest: digest(accessToken), expiresAt: accessExpires },
+  };
+  if (withRefresh) {
+    const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
+    const refreshExpires = new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000);
+    pair.response.refresh_token = refreshToken;
+    pair.response.refresh_token_expires_at = expiresAt(refreshExpires);
+    pair.refresh = { id: deps.ids.objectId(), digest: digest(refreshToken), expiresAt: refreshExpires };
+  }
+  return pair;
+}
+
 /**
- * Mints an access token, with a refresh token when `refresh` is given, for the grant: the pair
- * that answers a code redemption (`confirmed`) or a refresh (awaiting confirmation, `parentId`
- * being the refresh token presented). Only digests are stored.
+ * Mints the confirmed pair that answers a code redemption: an access token, with a refresh token
+ * for offline access. Only digests are stored. (A refresh mints its pair in the database's
+ * oauth_refresh function: grants/refresh-token.ts.)
  */
 export async function mintPair(
   deps: TokenDeps,
   trx: Db,
   grantId: string,
-  refresh: { parentId: string | null; confirmed: boolean } | undefined,
+  withRefresh: boolean,
 ): Promise<TokenResponse> {
   const now = deps.clock.now();
-  const accessToken = newSecret(ACCESS_TOKEN_PREFIX);
-  const accessExpires = new Date(now.getTime() + ACCESS_TOKEN_SECONDS * 1000);
-  const response: TokenResponse = {
-    token_type: 'Bearer',
-    access_token: accessToken,
-    access_token_expires_at: expiresAt(accessExpires),
-    expires_in: ACCESS_TOKEN_SECONDS,
-    token: accessToken,
-  };
-  let refreshId: string | null = null;
+  const { response, access, refresh } = newPair(deps, now, withRefresh);
   if (refresh) {
-    const refreshToken = newSecret(REFRESH_TOKEN_PREFIX);
-    const refreshExpires = new Date(now.getTime() + REFRESH_TOKEN_SECONDS * 1000);
-    refreshId = deps.ids.objectId();
     await trx
       .insertInto('oauth_refresh_tokens')
       .values({
-        id: refreshId,
+        id: refresh.id,
         grant_id: grantId,
-        parent_id: refresh.parentId,
-        token_digest: digest(refreshToken),
-        expires_at: refreshExpires,
+        parent_id: null,
+        token_digest: refresh.digest,
+        expires_at: refresh.expiresAt,
         created_at: now,
-        confirmed_at: refresh.confirmed ? now : null,
+        confirmed_at: now,
       })
       .execute();
-    response.refresh_token = refreshToken;
-    response.refresh_token_expires_at = expiresAt(refreshExpires);
   }
   await trx
     .insertInto('oauth_access_tokens')
     .values({
-      token_digest: digest(accessToken),
+      token_digest: access.digest,
       grant_id: grantId,
-      refresh_id: refreshId,
-      pending: refresh !== undefined && !refresh.confirmed,
-      expires_at: accessExpires,
+      refresh_id: refresh?.id ?? null,
+      pending: false,
+      expires_at: access.expiresAt,
       created_at: now,
     })
     .execute();
   return response;
-}
-
-/**
- * Confirms a pair minted by a refresh (api-details 8): its refresh token becomes the live one,
- * the token it was refreshed from is retired as confirmed (presenting it again is a replay), and
- * every other unconfirmed pair refreshed from that token is retired, access token included.
- * The caller holds the grant's row lock, so two confirmations of one family never interleave.
- */
-export async function confirmPair(deps: TokenDeps, trx: Db, refreshId: string, parentId: string | null) {
-  const now = deps.clock.now();
-  await trx
-    .updateTable('oauth_refresh_tokens')
-    .set({ confirmed_at: now })
-    .where('id', '=', refreshId)
-    .execute();
-  await trx
-    .updateTable('oauth_access_tokens')
-    .set({ pending: false })
-    .where('refresh_id', '=', refreshId)
-    .execute();
-  if (parentId === null) return;
-  await trx
-    .updateTable('oauth_refresh_tokens')
-    .set({ retired_at: now, retired_reason: 'confirmed' })
-    .where('id', '=', parentId)
-    .where('retired_at', 'is', null)
-    .execute();
-  const siblings = await trx
-    .updateTable('oauth_refresh_tokens')
-    .set({ retired_at: now, retired_reason: 'sibling' })
-    .where('parent_id', '=', parentId)
-    .where('id', '<>', refreshId)
-    .where('retired_at', 'is', null)
-    .returning('id')
-    .execute();
-  if (siblings.length) {
-    await trx
-      .updateTable('oauth_access_tokens')
-      .set({ revoked_at: now })
-      .where(
-        'refresh_id',
-        'in',
-        siblings.map((s) => s.id),
-      )
-      .execute();
-  }
-}
-
-/** Locks the grant's row: every change to a token family happens under it, revocation included. */
-export async function lockGrant(trx: Db, grantId: string) {
-  return trx.selectFrom('oauth_grants').selectAll().where('id', '=', grantId).forUpdate().executeTakeFirst();
 }
 
 /** Revokes the whole family: every token and the code of the grant stop working at once. */

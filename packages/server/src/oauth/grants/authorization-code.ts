@@ -69,7 +69,7 @@ export async function redeemCode(
         'code_verifier: the authorization request sent no code_challenge',
       );
     }
-    return mintPair(deps, trx, grant.id, grant.offline ? { parentId: null, confirmed: true } : undefined);
+    return mintPair(deps, trx, grant.id, grant.offline);
   });
   if (effects.revoked) deps.tokens?.reset();
   if (outcome instanceof OAuthError) throw outcome;

@@ -1,0 +1,110 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The refresh grant as one server-side function, so that a refresh is one round trip: the rule of
+ * api-details 8, step for step as oauth/grants/refresh-token.ts describes it, under the grant's row
+ * lock. The caller mints the new pair's secrets and ids and passes their digests; the function
+ * answers what happened:
+ *
+ * - `ok`: the pair was stored (refresh token awaiting confirmation, access token pending);
+ * - `invalid`: unknown, expired, retired (not confirmed: a sibling), another client's, or revoked;
+ * - `replay`: a token already superseded by a confirmed pair: the grant is revoked and the replay
+ *   recorded in the audit log;
+ * - `too_many`: `max_unconfirmed` refreshes of the token await confirmation.
+ *
+ * Each statement in PL/pgSQL takes a fresh snapshot (READ COMMITTED), so the token read again
+ * after the lock sees what the lock's previous holder committed, as before.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // Confirming a pair finds its access token by refresh token; so does the cascade of a delete.
+  await sql`CREATE INDEX oauth_access_tokens_refresh_idx ON oauth_access_tokens (refresh_id)
+              WHERE refresh_id IS NOT NULL`.execute(db);
+  // Confirms a pair minted by a refresh: its refresh token becomes the live one, the token it was
+  // refreshed from is retired as confirmed (presenting it again is a replay), and every other
+  // unconfirmed pair refreshed from that token is retired, access token included. Callers hold
+  // the grant's row lock, so two confirmations of one family never interleave.
+  await sql`
+    CREATE FUNCTION oauth_confirm_pair(refresh text, parent text, moment timestamptz)
+    RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE oauth_refresh_tokens SET confirmed_at = moment WHERE id = refresh;
+      UPDATE oauth_access_tokens SET pending = false WHERE refresh_id = refresh;
+      IF parent IS NULL THEN RETURN; END IF;
+      UPDATE oauth_refresh_tokens SET retired_at = moment, retired_reason = 'confirmed'
+        WHERE id = parent AND retired_at IS NULL;
+      WITH siblings AS (
+        UPDATE oauth_refresh_tokens SET retired_at = moment, retired_reason = 'sibling'
+          WHERE parent_id = parent AND id <> refresh AND retired_at IS NULL
+          RETURNING id
+      )
+      UPDATE oauth_access_tokens SET revoked_at = moment WHERE refresh_id IN (SELECT id FROM siblings);
+    END $$`.execute(db);
+
+  // The first use of a refreshed pair's access token confirms the pair, under the grant's lock:
+  // of many parallel first calls one confirms and all succeed (security RT-6); a call with a
+  // sibling whose pair lost the race fails. True when the token is still live.
+  await sql`
+    CREATE FUNCTION oauth_confirm_by_use(presented bytea, moment timestamptz)
+    RETURNS boolean LANGUAGE plpgsql AS $$
+    DECLARE
+      g oauth_grants;
+      t record;
+    BEGIN
+      SELECT * INTO g FROM oauth_grants
+        WHERE id = (SELECT grant_id FROM oauth_access_tokens WHERE token_digest = presented) FOR UPDATE;
+      IF NOT FOUND OR g.revoked_at IS NOT NULL THEN RETURN false; END IF;
+      SELECT a.pending, a.revoked_at, r.id, r.parent_id INTO t
+        FROM oauth_access_tokens a JOIN oauth_refresh_tokens r ON r.id = a.refresh_id
+        WHERE a.token_digest = presented;
+      IF NOT FOUND OR t.revoked_at IS NOT NULL THEN RETURN false; END IF;
+      IF t.pending THEN PERFORM oauth_confirm_pair(t.id, t.parent_id, moment); END IF;
+      RETURN true;
+    END $$`.execute(db);
+
+  await sql`
+    CREATE FUNCTION oauth_refresh(
+      presented bytea, client text, moment timestamptz, max_unconfirmed int,
+      new_refresh_id text, new_refresh_digest bytea, new_refresh_expires timestamptz,
+      new_access_digest bytea, new_access_expires timestamptz,
+      audit_id text, audit_ip text
+    ) RETURNS text LANGUAGE plpgsql AS $$
+    DECLARE
+      found_grant text;
+      g oauth_grants;
+      t oauth_refresh_tokens;
+      waiting int;
+    BEGIN
+      SELECT grant_id INTO found_grant FROM oauth_refresh_tokens WHERE token_digest = presented;
+      IF NOT FOUND THEN RETURN 'invalid'; END IF;
+      SELECT * INTO g FROM oauth_grants WHERE id = found_grant FOR UPDATE;
+      -- Another client's token is refused without telling it anything (security RT-1).
+      IF NOT FOUND OR g.client_id <> client OR g.revoked_at IS NOT NULL THEN
+        RETURN 'invalid';
+      END IF;
+      -- Read again under the lock: a confirmation may have retired it meanwhile.
+      SELECT * INTO t FROM oauth_refresh_tokens WHERE token_digest = presented;
+      IF t.expires_at <= moment THEN RETURN 'invalid'; END IF;
+      IF t.retired_at IS NOT NULL THEN
+        IF t.retired_reason = 'confirmed' THEN
+          -- A token already superseded by a confirmed pair: someone holds a stolen copy (RT-8).
+          UPDATE oauth_grants SET revoked_at = moment, revoked_reason = 'refresh_replay'
+            WHERE id = g.id AND revoked_at IS NULL;
+          INSERT INTO audit_events (id, at, kind, website_id, client_id, ip, detail)
+            VALUES (audit_id, moment, 'refresh_replay', g.website_id, g.client_id, audit_ip,
+                    jsonb_build_object('grantId', g.id));
+          RETURN 'replay';
+        END IF;
+        RETURN 'invalid';
+      END IF;
+      -- Refreshing with the newest refresh token confirms its pair (RT-10).
+      IF t.confirmed_at IS NULL THEN PERFORM oauth_confirm_pair(t.id, t.parent_id, moment); END IF;
+      SELECT count(*) INTO waiting FROM oauth_refresh_tokens
+        WHERE parent_id = t.id AND confirmed_at IS NULL AND retired_at IS NULL;
+      IF waiting >= max_unconfirmed THEN RETURN 'too_many'; END IF;
+      INSERT INTO oauth_refresh_tokens (id, grant_id, parent_id, token_digest, expires_at, created_at)
+        VALUES (new_refresh_id, g.id, t.id, new_refresh_digest, new_refresh_expires, moment);
+      INSERT INTO oauth_access_tokens (token_digest, grant_id, refresh_id, pending, expires_at, created_at)
+        VALUES (new_access_digest, g.id, new_refresh_id, true, new_access_expires, moment);
+      RETURN 'ok';
+    END $$`.execute(db);
+}
