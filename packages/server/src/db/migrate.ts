@@ -12,7 +12,7 @@ import * as changeClocks from './migrations/010-change-clocks.ts';
 import * as ownerNames from './migrations/011-owner-names.ts';
 import * as orders from './migrations/012-orders.ts';
 import * as productTypes from './migrations/013-product-types.ts';
-import * as refreshFunction from './migrations/014-refresh-function.ts';
+import * as tokenFunctions from './migrations/014-token-functions.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -29,7 +29,7 @@ const migrations = {
   '011-owner-names': ownerNames,
   '012-orders': orders,
   '013-product-types': productTypes,
-  '014-refresh-function': refreshFunction,
+  '014-token-functions': tokenFunctions,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

@@ -1,11 +1,21 @@
 import { createHash } from 'node:crypto';
-import { recordAudit } from '../../audit.ts';
+import { sql } from 'kysely';
 import { OAuthError } from '../../errors.ts';
-import { digest, secretsEqual } from '../../secrets.ts';
-import { mintPair, revokeGrant, type TokenDeps, type TokenResponse } from '../tokens.ts';
+import { digest } from '../../secrets.ts';
+import { newPair, type TokenDeps, type TokenResponse } from '../tokens.ts';
 import { requiredField, type TokenRequest } from './request.ts';
 
 const BAD_CODE = 'code: unknown, expired or already used';
+
+/** What the database's oauth_redeem_code function says of a code (migration 014-token-functions). */
+const REFUSED: Record<string, string> = {
+  invalid: BAD_CODE,
+  replay: BAD_CODE,
+  redirect: 'redirect_uri: not the one of the authorization request',
+  pkce_required: 'code_verifier: required (PKCE)',
+  pkce_mismatch: 'code_verifier: does not match the code_challenge',
+  pkce_unexpected: 'code_verifier: the authorization request sent no code_challenge',
+};
 
 /** RFC 7636 4.2: the S256 challenge of a verifier. */
 function s256(verifier: string): string {
@@ -13,9 +23,10 @@ function s256(verifier: string): string {
 }
 
 /**
- * grant_type=authorization_code (api-details 8). The code is burned by its first presentation,
- * whatever comes of it; a second presentation revokes every token the first one produced
- * (security AC-3). Errors that change something are thrown only after that change commits.
+ * grant_type=authorization_code (api-details 8), in one round trip. The code is burned by its
+ * first presentation, whatever comes of it; a second presentation revokes every token the first
+ * one produced (security AC-3). The pair is made here and stored only when every check passes;
+ * a refresh token only for offline access.
  */
 export async function redeemCode(
   deps: TokenDeps,
@@ -25,53 +36,22 @@ export async function redeemCode(
   const code = requiredField(request, 'code');
   const redirectUri = requiredField(request, 'redirect_uri');
   const verifier = request.fields.code_verifier;
-  const effects = { revoked: false };
-  const outcome = await deps.db.transaction().execute(async (trx) => {
-    const now = deps.clock.now();
-    const grant = await trx
-      .updateTable('oauth_grants')
-      .set({ code_used_at: now })
-      .where('code_digest', '=', digest(code))
-      .where('code_used_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    if (!grant) {
-      const used = await trx
-        .selectFrom('oauth_grants')
-        .select(['id', 'website_id', 'client_id', 'revoked_at'])
-        .where('code_digest', '=', digest(code))
-        .executeTakeFirst();
-      if (used && !used.revoked_at) {
-        await revokeGrant(deps, trx, used.id, 'code_replay');
-        effects.revoked = true;
-        await recordAudit(deps, trx, {
-          kind: 'code_replay',
-          websiteId: used.website_id,
-          clientId: used.client_id,
-          detail: { grantId: used.id },
-        });
-      }
-      return new OAuthError('invalid_grant', BAD_CODE);
-    }
-    if (grant.client_id !== client.id) return new OAuthError('invalid_grant', BAD_CODE); // burned (AC-5)
-    if (grant.revoked_at || grant.code_expires_at <= now) return new OAuthError('invalid_grant', BAD_CODE);
-    if (grant.redirect_uri !== redirectUri) {
-      return new OAuthError('invalid_grant', 'redirect_uri: not the one of the authorization request');
-    }
-    if (grant.code_challenge !== null) {
-      if (verifier === undefined) return new OAuthError('invalid_grant', 'code_verifier: required (PKCE)');
-      if (!secretsEqual(s256(verifier), grant.code_challenge)) {
-        return new OAuthError('invalid_grant', 'code_verifier: does not match the code_challenge');
-      }
-    } else if (verifier !== undefined) {
-      return new OAuthError(
-        'invalid_grant',
-        'code_verifier: the authorization request sent no code_challenge',
-      );
-    }
-    return mintPair(deps, trx, grant.id, grant.offline);
-  });
-  if (effects.revoked) deps.tokens?.reset();
-  if (outcome instanceof OAuthError) throw outcome;
-  return outcome;
+  const now = deps.clock.now();
+  const { response, access, refresh } = newPair(deps, now, true);
+  const { rows } = await sql<{ outcome: string }>`
+    SELECT oauth_redeem_code(${digest(code)}, ${client.id}, ${now}, ${redirectUri},
+                             ${verifier === undefined ? null : s256(verifier)},
+                             ${refresh!.id}, ${refresh!.digest}, ${refresh!.expiresAt},
+                             ${access.digest}, ${access.expiresAt}, ${deps.ids.objectId()}) AS outcome`.execute(
+    deps.db,
+  );
+  const outcome = rows[0]!.outcome;
+  if (outcome === 'online') {
+    // No offline access: the access token alone.
+    const { refresh_token: _token, refresh_token_expires_at: _expires, ...online } = response;
+    return online;
+  }
+  if (outcome === 'offline') return response;
+  if (outcome === 'replay') deps.tokens?.reset();
+  throw new OAuthError('invalid_grant', REFUSED[outcome] ?? BAD_CODE);
 }

@@ -13,7 +13,7 @@ type Outcome = 'ok' | 'invalid' | 'replay' | 'too_many';
 
 /**
  * grant_type=refresh_token, with the rotation rule of api-details 8, in one round trip: the
- * database's oauth_refresh function (migration 014) runs every step under the grant's row lock,
+ * database's oauth_refresh function (migration 014-token-functions) runs every step under the grant's row lock,
  * so parallel refreshes of one family, a confirmation and a revocation happen one after another
  * and never answer 5xx (security RT-11, RT-12). The new pair is made here and stored there only
  * when the refresh is allowed.
