@@ -136,6 +136,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
       clock: deps.clock,
       ids: deps.ids,
       tokens,
+      clients: api.clients,
       jobs: deps.jobs,
       csrfKey: deps.csrfKey,
       secure: deps.config.authUrl.startsWith('https:'),
@@ -145,7 +146,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     redis: deps.redis,
   });
   await app.register(tokenRoutes, {
-    deps: { db: deps.db, clock: deps.clock, ids: deps.ids, tokens },
+    deps: { db: deps.db, clock: deps.clock, ids: deps.ids, tokens, clients: api.clients },
     rateLimitPerMinute: deps.config.rateLimitPerMinute,
     redis: deps.redis,
   });

@@ -10,6 +10,7 @@ import type { Ids } from './ids.ts';
 import type { Jobs } from './jobs/queue.ts';
 import type { ImageStorage } from './media/storage.ts';
 import { accessTokenCache, type AccessTokenCache } from './oauth/access-tokens.ts';
+import { clientCache, type ClientCache } from './oauth/client-cache.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 import type { WebhookSettings } from './webhooks/delivery.ts';
 
@@ -60,6 +61,8 @@ export interface ApiDeps {
   jobs: Jobs;
   /** Live OAuth access tokens, so most API calls with one need no query. */
   tokens: AccessTokenCache;
+  /** Registered OAuth clients, so most token requests need no query to authenticate theirs. */
+  clients: ClientCache;
   webhooks: WebhookSettings;
   orders: OrderCaches;
   /** Orders a website may import a hour through API keys. */
@@ -80,6 +83,7 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
     jobs: deps.jobs,
     webhooks: deps.webhooks,
     tokens: accessTokenCache(deps.changes),
+    clients: clientCache(deps.changes),
     orders: orderCaches(deps.changes),
     orderImportsPerHour: deps.config.orderImportsPerHour ?? DEFAULT_ORDER_IMPORTS_PER_HOUR,
     documents: productDocuments(

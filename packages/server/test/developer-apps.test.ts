@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { TestBrowser } from './helpers/browser.ts';
 import { assertOAuthError, basic, tokenRequest } from './helpers/oauth.ts';
-import { testApp, type TestContext } from './helpers/test-app.ts';
+import { noticed, testApp, type TestContext } from './helpers/test-app.ts';
 
 let ctx: TestContext;
 let owners = 0;
@@ -146,6 +146,7 @@ describe('developer apps', () => {
   test('a new secret is shown once and the old one stops working at once', async () => {
     const browser = await developer();
     const { clientId, clientSecret } = await register(browser);
+    assert.ok(await authenticates(clientId, clientSecret)); // and kept in this instance's cache
     await browser.get(`/apps/${clientId}`);
     const rotated = await browser.post(`/apps/${clientId}/secret`, { csrf: browser.csrf });
     assert.equal(rotated.statusCode, 200);
@@ -161,6 +162,20 @@ describe('developer apps', () => {
       'invalid_client',
     );
     assert.ok(await authenticates(clientId, next));
+  });
+
+  test('a secret rotated by another instance stops working here once the database announces it', async () => {
+    const browser = await developer();
+    const { clientId, clientSecret } = await register(browser);
+    assert.ok(await authenticates(clientId, clientSecret));
+    const announced = noticed(ctx.changes, 'oauth_client', clientId);
+    await ctx.db
+      .updateTable('oauth_clients')
+      .set({ secret_digest: Buffer.alloc(32, 7) })
+      .where('id', '=', clientId)
+      .execute();
+    await announced;
+    assert.equal(await authenticates(clientId, clientSecret), false);
   });
 
   test('GR-2 app registration and secret rotation need the signed-in owner and the CSRF token', async () => {

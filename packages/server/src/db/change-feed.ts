@@ -4,7 +4,7 @@ import { KeptConnection } from './kept-connection.ts';
 /** The channel migration 002's triggers notify on, with payloads `kind:key[:detail]`. */
 export const CHANGES_CHANNEL = 'emporium_changes';
 
-export type ChangeKind = 'product' | 'catalog' | 'orders' | 'api_key' | 'oauth_grant';
+export type ChangeKind = 'product' | 'catalog' | 'orders' | 'api_key' | 'oauth_grant' | 'oauth_client';
 
 /**
  * Changes announced by the database on one LISTEN connection, so the in-process caches of every

@@ -1,3 +1,4 @@
+import type { ClientCache } from './client-cache.ts';
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
@@ -18,6 +19,8 @@ interface Deps {
   db: Db;
   clock: Clock;
   ids: Ids;
+  /** Emptied once a rotation here commits; other instances empty theirs on the database's notice. */
+  clients?: ClientCache;
 }
 
 export interface ClientInput {
@@ -114,6 +117,7 @@ export async function rotateClientSecret(
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw new NotFound(`client not found: ${clientId}`);
+  deps.clients?.reset();
   return { clientSecret };
 }
 
@@ -168,15 +172,23 @@ const NO_CLIENT = digest('');
  * comparison as a wrong secret, so the two cannot be told apart (security TE-2, TE-4).
  */
 export async function authenticateClient(
-  deps: { db: Db },
+  deps: { db: Db; clients?: ClientCache },
   clientId: string,
   clientSecret: string,
 ): Promise<{ id: string; name: string } | undefined> {
-  const client = await deps.db
-    .selectFrom('oauth_clients')
-    .select(['id', 'name', 'secret_digest'])
-    .where('id', '=', clientId)
-    .executeTakeFirst();
-  const matches = timingSafeEqual(digest(clientSecret), client?.secret_digest ?? NO_CLIENT);
+  let client = deps.clients?.latest(clientId);
+  if (!client) {
+    const generation = deps.clients?.generation ?? 0; // before the query: see versioned-cache.ts
+    const row = await deps.db
+      .selectFrom('oauth_clients')
+      .select(['id', 'name', 'secret_digest'])
+      .where('id', '=', clientId)
+      .executeTakeFirst();
+    if (row) {
+      client = { id: row.id, name: row.name, secretDigest: row.secret_digest };
+      deps.clients?.set(clientId, 0, client, generation);
+    }
+  }
+  const matches = timingSafeEqual(digest(clientSecret), client?.secretDigest ?? NO_CLIENT);
   return client && matches ? { id: client.id, name: client.name } : undefined;
 }

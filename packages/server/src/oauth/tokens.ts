@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
 import type { AccessTokenCache } from './access-tokens.ts';
+import type { ClientCache } from './client-cache.ts';
 import { digest, newSecret } from '../secrets.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'emp_at_';
@@ -18,6 +19,8 @@ export interface TokenDeps {
    * (other processes empty theirs on the database's notice).
    */
   tokens?: AccessTokenCache;
+  /** The registered clients, read once and kept while the change feed is live. */
+  clients?: ClientCache;
 }
 
 /** The token endpoint's success body (spec: Token response; api-details 8). */

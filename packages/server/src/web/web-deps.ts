@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { AccessTokenCache } from '../oauth/access-tokens.ts';
+import type { ClientCache } from '../oauth/client-cache.ts';
 import type { Sessions } from './session.ts';
 
 /** What the owner pages' routes receive. */
@@ -13,6 +14,8 @@ export interface WebDeps {
   ids: Ids;
   /** The access token cache, emptied when a revocation here commits. */
   tokens: AccessTokenCache;
+  /** The OAuth client cache, emptied when a secret rotated here commits. */
+  clients: ClientCache;
   /** Where the notifications of an owner's actions (a revocation, a resend) are queued. */
   jobs: Jobs;
   sessions: Sessions;

@@ -108,6 +108,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       RETURN 'ok';
     END $$`.execute(db);
   await upCodeExchange(db);
+  // Caches of clients (oauth/client-cache.ts) drop everything on this notice, so a rotated secret
+  // is refused on every instance at once.
+  await sql`
+    CREATE FUNCTION emporium_client_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('emporium_changes', 'oauth_client:' || OLD.id);
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`
+    CREATE TRIGGER oauth_clients_changed AFTER UPDATE OF secret_digest, name OR DELETE ON oauth_clients
+    FOR EACH ROW EXECUTE FUNCTION emporium_client_changed()`.execute(db);
 }
 
 /**
