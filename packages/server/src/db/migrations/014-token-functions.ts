@@ -74,14 +74,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       audit_id text, audit_ip text
     ) RETURNS text LANGUAGE plpgsql AS $$
     DECLARE
-      found_grant text;
       g oauth_grants;
       t oauth_refresh_tokens;
       waiting int;
     BEGIN
-      SELECT grant_id INTO found_grant FROM oauth_refresh_tokens WHERE token_digest = presented;
-      IF NOT FOUND THEN RETURN 'invalid'; END IF;
-      SELECT * INTO g FROM oauth_grants WHERE id = found_grant FOR UPDATE;
+      SELECT * INTO g FROM oauth_grants
+        WHERE id = (SELECT grant_id FROM oauth_refresh_tokens WHERE token_digest = presented) FOR UPDATE;
       -- Another client's token is refused without telling it anything (security RT-1).
       IF NOT FOUND OR g.client_id <> client OR g.revoked_at IS NOT NULL THEN
         RETURN 'invalid';
