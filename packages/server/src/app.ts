@@ -84,23 +84,19 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   registerTextCheck(app);
   registerChangeWrappers(app);
 
-  // Hooks every request runs take a callback rather than being async: no promise and no turn of
-  // the microtask queue each (bench/README.md, "Get by id").
-  app.addHook('onResponse', (request, reply, done) => {
+  app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       { req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
       'request',
     );
-    done();
   });
 
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', (_request, _reply, done) => {
-    if (closing) done(new ServiceUnavailable('the server is shutting down; retry on another instance'));
-    else done();
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ServiceUnavailable('the server is shutting down; retry on another instance');
   });
 
   await app.register(swagger, {
