@@ -85,6 +85,20 @@ describe('get products by id', () => {
     assert.deepEqual(res.json(), { products: [product] });
   });
 
+  test('one product read from memory is the very bytes of the general path, spaces around the id trimmed', async () => {
+    const product = await createProduct(site, physical(site, { name: 'Bytes' }));
+    const alone = await get(site, product.id); // the cached document, its body kept beside it
+    const twice = await get(site, `${product.id},${product.id}`); // documentList over the documents
+    assert.equal(alone.statusCode, 200);
+    assert.equal(alone.headers['content-type'], 'application/json; charset=utf-8');
+    const head = '{"products":[';
+    const document = alone.body.slice(head.length, -2);
+    assert.equal(alone.body, `${head}${document}]}`);
+    assert.equal(twice.body, `${head}${document},${document}]}`);
+    assert.equal((await get(site, `%20${product.id}%20`)).body, alone.body);
+    assert.equal((await get(site, `%20`)).statusCode, 400);
+  });
+
   test('a comma list answers the products in the order asked', async () => {
     const a = await createProduct(site, physical(site, { name: 'First' }));
     const b = await createProduct(site, digital(site, { name: 'Second' }));

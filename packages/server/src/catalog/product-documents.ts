@@ -11,11 +11,14 @@ import type { ApiVersion } from './product-types.ts';
  */
 export interface ProductDocument {
   websiteId: string;
+  /** The product's JSON: a view of the middle of `alone`. */
   json: Buffer;
+  /** `{"products":[<json>]}`: the body of a read of this product by id alone, sent as it is. */
+  alone: Buffer;
 }
 
-/** What an entry costs beyond its bytes: the key, the entry and the Buffer object. */
-const ENTRY_BYTES = 200;
+/** What an entry costs beyond its bytes: the key, the entry and the two Buffer objects. */
+const ENTRY_BYTES = 300;
 
 /** Each API version's rendering of a product has its own key: `id` for 1.1, `v2 id` for v2. */
 function key(api: ApiVersion, id: string): string {
@@ -32,7 +35,7 @@ export class ProductDocuments {
   constructor(maxBytes: number, trusted: () => boolean = () => false) {
     this.cache = new VersionedCache<ProductDocument>(
       maxBytes,
-      (document) => document.json.length + ENTRY_BYTES,
+      (document) => document.alone.length + ENTRY_BYTES,
       trusted,
     );
   }

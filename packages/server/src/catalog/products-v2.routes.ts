@@ -5,9 +5,9 @@ import type { ApiDeps } from '../deps.ts';
 import { ValidationError } from '../errors.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
-import { documentList, sendJson } from '../http/json-reply.ts';
+import { sendJson } from '../http/json-reply.ts';
 import { imagesRoutes } from './images.routes.ts';
-import { getProducts, listProducts } from './products.read.ts';
+import { listProducts, productsById } from './products.read.ts';
 import { ProductIdParams, ProductIdsParams } from './products.schemas.ts';
 import {
   CreateProductV2Body,
@@ -92,9 +92,11 @@ export const productsV2Routes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = as
         response: { 200: ProductsV2ById, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request, reply) => {
-      const ids = request.params.productIdCsvs.split(',').map((id) => id.trim());
-      return sendJson(reply, documentList('products', await getProducts(deps, websiteOf(request), ids, API)));
+    // Not async, as 1.1's: a product read from memory is sent at once.
+    (request, reply) => {
+      const body = productsById(deps, websiteOf(request), request.params.productIdCsvs, API);
+      if (!Buffer.isBuffer(body)) return body.then((json) => void sendJson(reply, json));
+      sendJson(reply, body);
     },
   );
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { documentList, ownBuffer } from '../http/json-reply.ts';
+import { documentList, listedAlone } from '../http/json-reply.ts';
 import { parseWindow } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import type { ListCache } from './list-cache.ts';
@@ -47,8 +47,8 @@ async function load(
   const found = new Map<string, Loaded>();
   for (const row of await repo.selectProducts(deps.db, websiteId, ids, servedTypes(api))) {
     const version = row.modified_on.getTime();
-    const json = ownBuffer(JSON.stringify(RENDER[api](row, deps.baseUrl)));
-    deps.documents.set(api, row.id, version, { websiteId, json }, generation);
+    const { document: json, alone } = listedAlone('products', JSON.stringify(RENDER[api](row, deps.baseUrl)));
+    deps.documents.set(api, row.id, version, { websiteId, json, alone }, generation);
     found.set(row.id, { version, json });
   }
   return found;
@@ -137,6 +137,26 @@ export async function getProducts(
     throw type ? notShown(missing, type, api) : new NotFound(`product not found: ${missing}`);
   }
   return ids.map((id) => documents.get(id)!);
+}
+
+/**
+ * The body of a read by id, `{"products":[...]}`, for the ids of the path (`productIdCsvs`, as
+ * getProducts takes them). A single product that documentsOf would find in memory is answered
+ * at once, with the body kept beside its document: no query, no copy, nothing to wait for. Any
+ * other read takes getProducts' path and gives a promise.
+ */
+export function productsById(
+  deps: ReadDeps,
+  websiteId: string,
+  productIdCsvs: string,
+  api: ApiVersion = '1.1',
+): Buffer | Promise<Buffer> {
+  if (!productIdCsvs.includes(',')) {
+    const document = deps.documents.latest(api, productIdCsvs.trim());
+    if (document?.websiteId === websiteId) return document.alone;
+  }
+  const ids = productIdCsvs.split(',').map((id) => id.trim());
+  return getProducts(deps, websiteId, ids, api).then((products) => documentList('products', products));
 }
 
 /** What a cursor remembers: the last position seen and the filters of the first request. */

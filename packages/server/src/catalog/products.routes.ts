@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { documentList, sendJson } from '../http/json-reply.ts';
+import { sendJson } from '../http/json-reply.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import type { ApiDeps } from '../deps.ts';
-import { getProducts, listProducts } from './products.read.ts';
+import { listProducts, productsById } from './products.read.ts';
 import {
   CreateProductBody,
   ListProductsQuery,
@@ -82,10 +82,11 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: 
         response: { 200: ProductsById, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
-    async (request, reply) => {
-      const ids = request.params.productIdCsvs.split(',').map((id) => id.trim());
-      const products = await getProducts(deps, websiteOf(request), ids);
-      return sendJson(reply, documentList('products', products));
+    // Not async: a product read from memory is sent at once, without a promise to wait for.
+    (request, reply) => {
+      const body = productsById(deps, websiteOf(request), request.params.productIdCsvs);
+      if (!Buffer.isBuffer(body)) return body.then((json) => void sendJson(reply, json));
+      sendJson(reply, body);
     },
   );
 

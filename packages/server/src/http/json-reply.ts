@@ -19,6 +19,21 @@ export function documentList(field: string, documents: Buffer[], rest = ''): Buf
 }
 
 /**
+ * A document's bytes, and the body that lists it alone, `{"<field>":[<document>]}` (what
+ * documentList would build), in one Buffer of their own (see ownBuffer): `document` is a view of
+ * the middle of `alone`, so a response that lists it alone is sent without building anything.
+ */
+export function listedAlone(field: string, text: string): { document: Buffer; alone: Buffer } {
+  const head = `{"${field}":[`;
+  const length = Buffer.byteLength(text);
+  const alone = Buffer.allocUnsafeSlow(head.length + length + 2);
+  alone.write(head, 0, 'latin1');
+  alone.write(text, head.length);
+  alone.write(']}', head.length + length, 'latin1');
+  return { document: alone.subarray(head.length, head.length + length), alone };
+}
+
+/**
  * The bytes of a string in a Buffer of their own. Buffer.from() puts small strings in shared
  * 8 KB slabs, and one cached document would keep its whole slab alive: the cache's byte budget
  * would then undercount the memory it holds by up to three times.
