@@ -6,6 +6,8 @@ interface Entry<V> {
   /** Undefined for a tombstone: a newer version is known to exist, but not its value. */
   value: V | undefined;
   size: number;
+  /** The count of moves to the recent end (see touch) when this entry was last moved there. */
+  moved: number;
 }
 
 /** What a tombstone costs in the byte budget: a key and a number. */
@@ -28,6 +30,8 @@ export class VersionedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
   private currentGeneration = 0;
+  /** Entries put or moved to the recent end of `entries` so far. */
+  private moves = 0;
 
   constructor(
     private readonly maxBytes: number,
@@ -62,14 +66,14 @@ export class VersionedCache<V> {
     if (generation !== this.currentGeneration) return;
     const old = this.entries.get(key);
     if (old && old.version > version) return;
-    this.put(key, { version, value, size: this.sizeOf(value) });
+    this.put(key, { version, value, size: this.sizeOf(value), moved: 0 });
   }
 
   /** The key changed to `version` (GONE when deleted): older values are dropped and refused. */
   invalidate(key: string, version: number): void {
     const old = this.entries.get(key);
     if (old && old.version >= version) return;
-    this.put(key, { version, value: undefined, size: TOMBSTONE_BYTES });
+    this.put(key, { version, value: undefined, size: TOMBSTONE_BYTES, moved: 0 });
   }
 
   /** Forgets everything, for when changes may have gone unannounced. */
@@ -79,10 +83,18 @@ export class VersionedCache<V> {
     this.currentGeneration++;
   }
 
+  /**
+   * Map order is recency order, and eviction takes the oldest. A hit in the recent half stays
+   * where it is (fewer than half the entries were put or moved after it, so fewer are after it):
+   * it is not next to go, and a hit on a busy entry costs no Map delete and insert. A hit in the
+   * older half moves to the end. So an entry is evicted only if it was not read since half the
+   * cache's worth of entries were put or moved after it.
+   */
   private touch(key: string, entry: Entry<V>): void {
-    // Map order is recency order: move the hit to the end.
+    if (this.moves - entry.moved < this.entries.size / 2) return;
     this.entries.delete(key);
     this.entries.set(key, entry);
+    entry.moved = this.moves++;
   }
 
   private put(key: string, entry: Entry<V>): void {
@@ -92,6 +104,7 @@ export class VersionedCache<V> {
       this.bytes -= old.size;
     }
     this.entries.set(key, entry);
+    entry.moved = this.moves++;
     this.bytes += entry.size;
     for (const [oldest, dropped] of this.entries) {
       if (this.bytes <= this.maxBytes) break;

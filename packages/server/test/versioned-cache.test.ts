@@ -36,6 +36,17 @@ describe('VersionedCache', () => {
     assert.ok(c.at('a', 1) && c.at('c', 1) && c.at('d', 1));
   });
 
+  test('an entry read often stays while many others come and go', () => {
+    const c = cache(100); // ten entries of 10
+    c.set('hot', 1, 'x'.repeat(10), c.generation);
+    for (let i = 0; i < 100; i++) {
+      c.set(`cold${i}`, 1, 'x'.repeat(10), c.generation);
+      assert.ok(c.latest('hot'), `evicted after ${i + 1} others`);
+    }
+    assert.equal(c.at('cold0', 1), undefined);
+    assert.ok(c.at('cold99', 1));
+  });
+
   test('an invalidation hides the old value and refuses it from a read that raced the change', () => {
     const c = cache();
     c.set('a', 1, 'v1', c.generation);
