@@ -29,12 +29,16 @@ function unwrap(value: unknown): unknown {
   return out;
 }
 
-/** Unwraps the body of every route whose config says `changeWrappers: true`, before validation. */
+/**
+ * Unwraps the body of every route whose config says `changeWrappers: true`, before validation.
+ * A callback hook, as every request runs it (see request-text.ts).
+ */
 export function registerChangeWrappers(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.config.changeWrappers) return;
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.routeOptions.config.changeWrappers) return done();
     if (request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body)) {
       request.body = unwrap(request.body);
     }
+    done();
   });
 }

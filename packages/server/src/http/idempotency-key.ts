@@ -6,14 +6,16 @@ import { closeAfterAnswer } from './early-close.ts';
  * with it empty) the platform answers before reading the body, with 400 and an RFC 7807 body
  * rather than the standard error (platform-surface 0.5): clients match on that body, so it is
  * the same here. A key that is present but malformed is the route's ordinary validation error.
+ * A callback hook, as every request runs it (see request-text.ts): answering ends the request
+ * there, without calling done().
  */
 export function registerIdempotencyKeyCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config.idempotencyKey) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.config.idempotencyKey) return done();
     const key = request.headers['idempotency-key'];
-    if (typeof key === 'string' && key !== '') return;
+    if (typeof key === 'string' && key !== '') return done();
     if (!request.raw.complete) closeAfterAnswer(reply);
-    return reply.code(400).type('application/problem+json').send(missingKeyProblem(request.url));
+    reply.code(400).type('application/problem+json').send(missingKeyProblem(request.url));
   });
 }
 
