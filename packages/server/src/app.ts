@@ -22,6 +22,7 @@ import { handleError, registerErrorHandling } from './http/error-handler.ts';
 import { registerIdempotencyKeyCheck } from './http/idempotency-key.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonParser } from './http/json-body.ts';
+import { LogDestination } from './http/log-destination.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerTextCheck } from './http/request-text.ts';
@@ -49,7 +50,8 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
       level: deps.config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       serializers: { req: requestLogSerializer },
-      ...(deps.logStream && { stream: deps.logStream }),
+      // Standard output by default, through a destination cheaper per line than pino's own.
+      stream: deps.logStream ?? new LogDestination(),
     },
     // The request id is the error body's contextId, so a user's report leads to the log line.
     genReqId: requestId,
