@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 /**
  * The spec's change-wrapper `{ "present": true, "value": v }`, which the platform's update bodies
@@ -30,15 +30,20 @@ function unwrap(value: unknown): unknown {
 }
 
 /**
- * Unwraps the body of every route whose config says `changeWrappers: true`, before validation.
- * A callback hook, as every request runs it (see request-text.ts).
+ * Unwraps the body of every route whose config says `changeWrappers: true`, before validation:
+ * a preValidation hook of those routes alone (added as each is defined, first of the route's own,
+ * so after the NUL check every route runs), so that other requests do not run it at all.
  */
 export function registerChangeWrappers(app: FastifyInstance): void {
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (!request.routeOptions.config.changeWrappers) return done();
-    if (request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body)) {
-      request.body = unwrap(request.body);
-    }
-    done();
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.changeWrappers) return;
+    route.preValidation = [unwrapBody, ...[route.preValidation ?? []].flat()];
   });
+}
+
+function unwrapBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.body !== null && typeof request.body === 'object' && !Array.isArray(request.body)) {
+    request.body = unwrap(request.body);
+  }
+  done();
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { closeAfterAnswer } from './early-close.ts';
 
 /**
@@ -6,17 +6,25 @@ import { closeAfterAnswer } from './early-close.ts';
  * with it empty) the platform answers before reading the body, with 400 and an RFC 7807 body
  * rather than the standard error (platform-surface 0.5): clients match on that body, so it is
  * the same here. A key that is present but malformed is the route's ordinary validation error.
- * A callback hook, as every request runs it (see request-text.ts): answering ends the request
- * there, without calling done().
+ *
+ * An onRequest hook of those routes alone, added as each is defined, so that other requests do
+ * not run it at all. It goes first of the route's own hooks: after the instance's
+ * (authentication, scope) and before the rate limit's (@fastify/rate-limit adds its hook to each
+ * route too), where it ran as the last instance hook.
  */
 export function registerIdempotencyKeyCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!request.routeOptions.config.idempotencyKey) return done();
-    const key = request.headers['idempotency-key'];
-    if (typeof key === 'string' && key !== '') return done();
-    if (!request.raw.complete) closeAfterAnswer(reply);
-    reply.code(400).type('application/problem+json').send(missingKeyProblem(request.url));
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotencyKey) return;
+    route.onRequest = [requireKey, ...[route.onRequest ?? []].flat()];
   });
+}
+
+/** Answering ends the request there, without calling done(). */
+function requireKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const key = request.headers['idempotency-key'];
+  if (typeof key === 'string' && key !== '') return done();
+  if (!request.raw.complete) closeAfterAnswer(reply);
+  reply.code(400).type('application/problem+json').send(missingKeyProblem(request.url));
 }
 
 /** The RFC 7807 body of a request to `url` without its Idempotency-Key. */

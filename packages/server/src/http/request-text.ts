@@ -11,7 +11,11 @@ function holdsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes(NUL);
   if (Array.isArray(value)) return value.some(holdsNul);
   if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) if (key.includes(NUL) || holdsNul(inner)) return true;
+    // Own enumerable keys, as Object.entries gives them, without its arrays (every request's params).
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      if (key.includes(NUL) || holdsNul((value as Record<string, unknown>)[key])) return true;
+    }
   }
   return false;
 }
