@@ -4,7 +4,7 @@ import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
 import { parseScopeList } from '../oauth/scopes.ts';
-import { digest, newSecret } from '../secrets.ts';
+import { digest, digestHex, newSecret } from '../secrets.ts';
 import { GONE, VersionedCache } from '../versioned-cache.ts';
 
 export const API_KEY_PREFIX = 'emp_key_';
@@ -119,10 +119,10 @@ export async function authenticateApiKey(
   deps: Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; keys: ApiKeyCache },
   presented: string,
 ): Promise<ApiKeyCredential | undefined> {
-  const keyDigest = digest(presented);
-  const cacheKey = keyDigest.toString('hex');
+  const cacheKey = digestHex(presented);
   let key = deps.keys.latest(cacheKey);
   if (!key) {
+    const keyDigest = Buffer.from(cacheKey, 'hex');
     const generation = deps.keys.generation;
     const [row] = await queryPrepared(
       deps.pool,
