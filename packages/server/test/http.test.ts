@@ -256,6 +256,26 @@ describe('logging', () => {
       [],
     );
   });
+
+  test('RS-6 a request is logged without any header, on answered and failed requests alike', async () => {
+    const cookie = 'emporium_session=cookie-secret-7f3a';
+    const from = ctx.logs.length;
+    await site.call({ method: 'GET', url: LIST, headers: { cookie } });
+    await ctx.app.inject({
+      method: 'GET',
+      url: '/test-only/boom',
+      headers: { authorization: `Bearer ${site.apiKey}`, cookie },
+    });
+    const lines = ctx.logs.slice(from).map((line) => JSON.parse(line) as { req?: object });
+    const requests = lines.filter((line) => line.req !== undefined);
+    assert.ok(requests.length >= 2);
+    for (const { req } of requests)
+      assert.deepEqual(Object.keys(req!).sort(), ['method', 'remoteAddress', 'url']);
+    assert.deepEqual(
+      ctx.logs.slice(from).filter((line) => line.includes('cookie-secret')),
+      [],
+    );
+  });
 });
 
 describe('store pages and website', () => {

@@ -5,10 +5,15 @@ const SECRET_PARAMS =
   /([?&](?:access_token|refresh_token|token|api_key|apikey|key|code|client_secret|password)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[REDACTED]');
+  // Without an `=` there is no parameter value to hide: most URLs, on every request's log line.
+  return url.includes('=') ? url.replace(SECRET_PARAMS, '$1[REDACTED]') : url;
 }
 
-/** The request as it appears in log lines: no headers, and the URL without secrets. */
+/**
+ * The request as it appears in log lines: no headers, and the URL without secrets. The only
+ * guard of the Authorization and Cookie headers in the log (RS-6): pino applies it to every `req`
+ * logged, by the service's lines and by Fastify's own.
+ */
 export function requestLogSerializer(request: FastifyRequest) {
   return {
     method: request.method,
