@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { OrderDeps } from '../commerce/place-order.ts';
 import type { Db } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
+import type { ImageStorage } from '../media/storage.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { AccessTokenCache } from '../oauth/access-tokens.ts';
 import type { ClientCache } from '../oauth/client-cache.ts';
@@ -21,8 +22,8 @@ export interface WebDeps {
   sessions: Sessions;
   /** Sign-in, sign-up and consent posts a client address may make a minute (AZ-6, AB-1). */
   signInPerMinute: number;
-  /** The services' dependencies, caches included, that the order pages share with the API. */
-  commerce: OrderDeps;
+  /** The services' dependencies, caches included, that the order and product pages share with the API. */
+  commerce: OrderDeps & { storage: ImageStorage };
 }
 
 /** Form fields as @fastify/formbody parses them: a repeated field is a list. */
