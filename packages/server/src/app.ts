@@ -32,6 +32,7 @@ import { tokenRoutes } from './oauth/token.routes.ts';
 import { ACCESS_TOKEN_PREFIX } from './oauth/tokens.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
+import { storefront } from './store/store.plugin.ts';
 import { ownerWeb } from './web/web.plugin.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
 
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     signInPerMinute: deps.config.signInPerMinute ?? DEFAULT_SIGN_IN_PER_MINUTE,
     redis: deps.redis,
   });
+  await app.register(storefront, { deps: { api, secure: deps.config.baseUrl.startsWith('https:') } });
   await app.register(tokenRoutes, {
     deps: { db: deps.db, clock: deps.clock, ids: deps.ids, tokens, clients: api.clients },
     rateLimitPerMinute: deps.config.rateLimitPerMinute,
