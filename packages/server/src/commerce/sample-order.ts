@@ -61,6 +61,19 @@ const BUYERS: Buyer[] = [
   buyer('Linus', 'Pauling', '85 Helix Road', 'Pasadena', 'CA', '91101', '+1 626-555-0175'),
 ];
 
+/** One major unit in minor units: 100 for USD, 1 for JPY, 1000 for KWD. */
+const majorUnit = (currency: string) => toMinorUnits({ currency, value: '1' }, currency, 'currency');
+
+/** The flat shipping of a storefront order, which the store's checkout charges too. */
+export function standardShippingMinor(currency: string): number {
+  return SHIPPING_MAJOR * majorUnit(currency);
+}
+
+/** What the card gateway keeps of a storefront order's charge (its processing fee). */
+export function cardFeeMinor(grandTotalMinor: number, currency: string): number {
+  return Math.round(grandTotalMinor * CARD_FEE_RATE + CARD_FEE_FIXED_MAJOR * majorUnit(currency));
+}
+
 /** A number in [0, 1) from node:crypto, as all randomness of the service is (security SC-2). */
 const uniform = () => randomInt(2 ** 47) / 2 ** 47;
 
@@ -101,8 +114,7 @@ export async function sampleOrderDraft(
   const website = await findWebsite(deps.db, websiteId);
   if (!website) throw new NotFound(`website not found: ${websiteId}`);
   const { currency } = website;
-  // One major unit in minor units: 100 for USD, 1 for JPY, 1000 for KWD.
-  const unit = toMinorUnits({ currency, value: '1' }, currency, 'currency');
+  const unit = majorUnit(currency);
   const variants = await selectStockedVariants(deps.db, websiteId, CANDIDATES);
   const lines: DraftLine[] = variants.length
     ? productLines(variants, random)
@@ -117,7 +129,7 @@ export async function sampleOrderDraft(
         },
       ];
   const subtotal = lines.reduce((sum, line) => sum + line.unitPricePaidMinor * line.quantity, 0);
-  const shipping = SHIPPING_MAJOR * unit;
+  const shipping = standardShippingMinor(currency);
   const grandTotal = subtotal + shipping;
   const { email, address } = pick(BUYERS, random);
   const chargeId = Array.from({ length: 24 }, () => pick([...CHARGE_ID_CHARS], random)).join('');
@@ -154,7 +166,7 @@ export async function sampleOrderDraft(
       creditCardType: 'VISA',
       externalTransactionId: `ch_test_${chargeId}`,
       paidOn: now,
-      processingFeeMinor: Math.round(grandTotal * CARD_FEE_RATE + CARD_FEE_FIXED_MAJOR * unit),
+      processingFeeMinor: cardFeeMinor(grandTotal, currency),
     },
     deductStock: true,
   };
