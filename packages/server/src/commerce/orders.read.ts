@@ -176,15 +176,33 @@ const ownerOrder = (row: OrderRow): OwnerOrder => ({ ...toOrder(row), placedOn: 
 /** The owner pages' next-page token: the last order's placing time (ms) and id. */
 const PLACED_POSITION = /^(\d{1,15})\.([0-9a-f]{24})$/;
 
-/**
- * The owner's order list: a page of the website's orders, newest placed first, every payment
- * state, optionally of one fulfillment status; `next` continues it (`before` of the next call).
- */
-export async function placedOrders(
-  deps: Reader,
-  websiteId: string,
-  query: { fulfillmentStatus?: string; before?: string },
-): Promise<{ orders: OwnerOrder[]; next: string | null }> {
+/** What the owner's list may be filtered by, as the page's query string has it. */
+export interface PlacedQuery {
+  fulfillmentStatus?: string;
+  before?: string;
+  /** Placed on or after this day (YYYY-MM-DD) in the website's time zone. */
+  from?: string;
+  /** Placed on or before this day. */
+  to?: string;
+  /** An order number (`1042` or `#1042`), or part of the buyer's e-mail. */
+  search?: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ORDER_NUMBER = /^#?(\d{1,9})$/;
+const MAX_SEARCH = 200;
+
+function day(value: string | undefined, label: string): string | undefined {
+  if (!value) return undefined;
+  const parsed = DAY.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
+  if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
+    throw new ValidationError(`${label}: not a date; use the form YYYY-MM-DD.`);
+  }
+  return value;
+}
+
+/** The query's filters, checked; every refusal names the field as the page labels it. */
+function placedFilter(query: PlacedQuery, timeZone: string): repo.PlacedFilter {
   const { fulfillmentStatus, before } = query;
   if (fulfillmentStatus && !(FULFILLMENT_STATUSES as readonly string[]).includes(fulfillmentStatus)) {
     throw new ValidationError(`Unknown fulfillment status "${fulfillmentStatus}".`);
@@ -192,13 +210,36 @@ export async function placedOrders(
   const position = before ? PLACED_POSITION.exec(before) : undefined;
   if (position === null)
     throw new ValidationError('This page link is not one of ours; go back to the first page.');
+  const from = day(query.from, 'Placed from');
+  const to = day(query.to, 'Placed until');
+  if (from && to && from > to) throw new ValidationError('Placed from: must be on or before "Placed until".');
+  const search = query.search?.trim() ?? '';
+  if (search.length > MAX_SEARCH) throw new ValidationError(`Search: at most ${MAX_SEARCH} characters.`);
+  const number = ORDER_NUMBER.exec(search);
+  return {
+    timeZone,
+    ...(fulfillmentStatus && { fulfillmentStatus: fulfillmentStatus as FulfillmentStatus }),
+    ...(position && { before: { placedOn: new Date(Number(position[1])), id: position[2]! } }),
+    ...(from && { from }),
+    ...(to && { to }),
+    ...(number ? { orderNumber: Number(number[1]) } : search && { email: search }),
+  };
+}
+
+/**
+ * The owner's order list: a page of the website's orders, newest placed first, every payment
+ * state, filtered by fulfillment status, placing days (in the website's time zone) and an order
+ * number or e-mail; `next` continues it (`before` of the next call, with the same filters).
+ */
+export async function placedOrders(
+  deps: Reader,
+  website: { id: string; time_zone: string },
+  query: PlacedQuery,
+): Promise<{ orders: OwnerOrder[]; next: string | null }> {
   const rows = await repo.selectPlacedPage(
     deps.db,
-    websiteId,
-    {
-      ...(fulfillmentStatus && { fulfillmentStatus: fulfillmentStatus as FulfillmentStatus }),
-      ...(position && { before: { placedOn: new Date(Number(position[1])), id: position[2]! } }),
-    },
+    website.id,
+    placedFilter(query, website.time_zone),
     PAGE_SIZE + 1,
   );
   const page = rows.slice(0, PAGE_SIZE);

@@ -182,14 +182,26 @@ export async function recentKeyImports(
   return { count: Number(row.count), oldest: row.oldest };
 }
 
+/** The owner list's filters; `from` and `to` are calendar days in `timeZone`, both included. */
+export interface PlacedFilter {
+  fulfillmentStatus?: OrdersTable['fulfillment_status'];
+  before?: { placedOn: Date; id: string };
+  from?: string;
+  to?: string;
+  timeZone: string;
+  orderNumber?: number;
+  /** Part of the buyer's e-mail, any case. */
+  email?: string;
+}
+
 /**
- * One page of the owner's order list, newest placed first, on orders_placed_idx; `before` is
- * the last order of the page before.
+ * One page of the owner's order list, newest placed first, on orders_placed_idx (the placing
+ * days bound its range); `before` is the last order of the page before.
  */
 export function selectPlacedPage(
   db: Db,
   websiteId: string,
-  filter: { fulfillmentStatus?: OrdersTable['fulfillment_status']; before?: { placedOn: Date; id: string } },
+  filter: PlacedFilter,
   limit: number,
 ): Promise<OrderRow[]> {
   let page = db
@@ -203,6 +215,26 @@ export function selectPlacedPage(
     page = page.where(sql<boolean>`(placed_on, id) < (${filter.before.placedOn}, ${filter.before.id})`);
   }
   if (filter.fulfillmentStatus) page = page.where('fulfillment_status', '=', filter.fulfillmentStatus);
+  // A day's start in the website's zone, as a time: the bound stays an index condition.
+  if (filter.from) {
+    page = page.where(
+      'placed_on',
+      '>=',
+      sql<Date>`(${filter.from}::date)::timestamp AT TIME ZONE ${filter.timeZone}`,
+    );
+  }
+  if (filter.to) {
+    page = page.where(
+      'placed_on',
+      '<',
+      sql<Date>`(${filter.to}::date + 1)::timestamp AT TIME ZONE ${filter.timeZone}`,
+    );
+  }
+  if (filter.orderNumber !== undefined) page = page.where('order_number', '=', filter.orderNumber);
+  if (filter.email) {
+    const pattern = `%${filter.email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    page = page.where(sql<boolean>`customer_email ILIKE ${pattern}`);
+  }
   return page.execute() as Promise<OrderRow[]>;
 }
 

@@ -59,3 +59,22 @@ export async function selectDocuments(db: Db, websiteId: string, ids: string[]):
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .execute()) as DocumentRow[];
 }
+
+/**
+ * Marks the document of this order voided (its order was canceled); the stored document is not
+ * rewritten, `voided` is read from the column. Returns its id, for the caller to stamp.
+ */
+export async function voidOrderDocument(
+  db: Db,
+  websiteId: string,
+  orderId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('transaction_documents')
+    .set({ voided: true })
+    .where('website_id', '=', websiteId)
+    .where('order_id', '=', orderId)
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -1,11 +1,10 @@
 import type { Money } from '../catalog/money.ts';
-import type { OwnerOrder } from '../commerce/orders.read.ts';
-import type { AddressJson } from '../commerce/order-model.ts';
+import type { OwnerOrder, PlacedQuery } from '../commerce/orders.read.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { html, type Html } from './html.ts';
 import { notice, when } from './layout.ts';
 
-/** The owner's order pages: the list with its filter, and an order with its fulfill form. */
+/** The owner's order list: its filters, a page of orders, and the links to the next pages. */
 
 export const STATUS_FILTERS = [
   { value: '', label: 'All' },
@@ -14,13 +13,13 @@ export const STATUS_FILTERS = [
   { value: 'CANCELED', label: 'Canceled' },
 ] as const;
 
-const STATUS_WORDS: Record<string, string> = {
+export const STATUS_WORDS: Record<string, string> = {
   PENDING: 'Pending',
   FULFILLED: 'Fulfilled',
   CANCELED: 'Canceled',
 };
 
-const PAYMENT_WORDS: Record<string, string> = {
+export const PAYMENT_WORDS: Record<string, string> = {
   NOT_CHARGED: 'Not charged',
   AUTHORIZED: 'Authorized',
   PAID: 'Paid',
@@ -32,225 +31,112 @@ const PAYMENT_WORDS: Record<string, string> = {
   PARTIALLY_PAID: 'Partially paid',
 };
 
-const money = (m: Money) => `${m.value} ${m.currency}`;
+export const money = (m: Money) => `${m.value} ${m.currency}`;
 
-export function ordersListBody(
-  site: WebsitesTable,
-  view: { orders: OwnerOrder[]; status: string; next: string | null; paged: boolean },
-): Html {
-  const base = `/sites/${site.id}/orders`;
-  const filtered = (status: string, before?: string) => {
-    const query = new URLSearchParams({ ...(status && { status }), ...(before && { before }) }).toString();
-    return query ? `${base}?${query}` : base;
-  };
-  const filters = html`<nav aria-label="Filter by fulfillment status">
+/** The list's filters as the page's query string has them (`status`, `from`, `to`, `q`). */
+export type ListFilters = Required<Omit<PlacedQuery, 'before'>>;
+
+/** The list's address with these filters (the empty ones left out) and page position. */
+export function ordersUrl(websiteId: string, filters: ListFilters, before?: string): string {
+  const query = new URLSearchParams({
+    ...(filters.fulfillmentStatus && { status: filters.fulfillmentStatus }),
+    ...(filters.from && { from: filters.from }),
+    ...(filters.to && { to: filters.to }),
+    ...(filters.search && { q: filters.search }),
+    ...(before && { before }),
+  }).toString();
+  return `/sites/${websiteId}/orders${query ? `?${query}` : ''}`;
+}
+
+function filterForm(site: WebsitesTable, filters: ListFilters): Html {
+  const statusNav = html`<nav aria-label="Filter by fulfillment status">
     <ul class="filters">
-      ${STATUS_FILTERS.map(
-        (f) =>
-          html`<li>
-            ${
-              f.value === view.status
-                ? html`<a href="${filtered(f.value)}" aria-current="page"><strong>${f.label}</strong></a>`
-                : html`<a href="${filtered(f.value)}">${f.label}</a>`
-            }
-          </li>`,
-      )}
+      ${STATUS_FILTERS.map((f) => {
+        const href = ordersUrl(site.id, { ...filters, fulfillmentStatus: f.value });
+        return html`<li>
+          ${
+            f.value === filters.fulfillmentStatus
+              ? html`<a href="${href}" aria-current="page"><strong>${f.label}</strong></a>`
+              : html`<a href="${href}">${f.label}</a>`
+          }
+        </li>`;
+      })}
     </ul>
   </nav>`;
-  const table = view.orders.length
-    ? html`<div class="scroll">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Placed</th>
-              <th scope="col">Customer</th>
-              <th scope="col">Items</th>
-              <th scope="col">Total</th>
-              <th scope="col">Payment</th>
-              <th scope="col">Fulfillment</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${view.orders.map(
-              (order) =>
-                html`<tr>
-                  <th scope="row"><a href="${base}/${order.id}">#${order.orderNumber}</a></th>
-                  <td>${when(order.placedOn)}</td>
-                  <td>${order.customerEmail ?? '—'}</td>
-                  <td>${String(order.lineItems.reduce((sum, line) => sum + line.quantity, 0))}</td>
-                  <td>${money(order.grandTotal)}</td>
-                  <td>${PAYMENT_WORDS[order.paymentState] ?? order.paymentState}</td>
-                  <td>${STATUS_WORDS[order.fulfillmentStatus] ?? order.fulfillmentStatus}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>`
-    : html`<p>${view.paged ? 'No older orders.' : 'No orders here yet.'}</p>`;
-  const pager =
-    view.paged || view.next
-      ? html`<nav aria-label="Pages" class="actions">
-          ${view.paged ? html`<a href="${filtered(view.status)}">Newest orders</a>` : ''}
-          ${view.next ? html`<a href="${filtered(view.status, view.next)}" rel="next">Older orders</a>` : ''}
-        </nav>`
-      : '';
-  return html`<p><a href="/sites/${site.id}">Back to ${site.title}</a></p>
-    ${filters}${table}${pager}`;
-}
-
-function address(title: string, a: AddressJson | null): Html {
-  if (!a)
-    return html`<h3>${title}</h3>
-      <p>None given.</p>`;
-  const name = [a.firstName, a.lastName].filter(Boolean).join(' ');
-  const place = [a.city, [a.state, a.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  const lines = [name, a.address1, a.address2, place, a.countryCode, a.phone].filter(Boolean);
-  return html`<h3>${title}</h3>
-    <address>${lines.map((line, i) => html`${i ? html`<br />` : ''}${line}`)}</address>`;
-}
-
-export interface FulfillForm {
-  carrierName: string;
-  service: string;
-  trackingNumber: string;
-  trackingUrl: string;
-  shipDate: string;
-}
-
-function fulfillForm(
-  site: WebsitesTable,
-  order: OwnerOrder,
-  csrf: string,
-  form: FulfillForm,
-  error?: string,
-) {
-  if (order.fulfillmentStatus === 'CANCELED') {
-    return html`${notice(error)}
-      <p>This order was canceled; it cannot be shipped.</p>`;
-  }
-  return html`<h2 id="fulfill">${order.fulfillmentStatus === 'FULFILLED' ? 'Add a shipment' : 'Fulfill'}</h2>
-    ${notice(error)}
-    <form class="stack" method="post" action="/sites/${site.id}/orders/${order.id}/fulfillments">
-      <input type="hidden" name="csrf" value="${csrf}" />
+  // A GET form: the filters stay in the address, so a filtered list can be bookmarked and paged.
+  return html`${statusNav}
+    <form class="stack" method="get" action="/sites/${site.id}/orders" role="search" aria-label="Find orders">
+      ${filters.fulfillmentStatus ? html`<input type="hidden" name="status" value="${filters.fulfillmentStatus}" />` : ''}
       <label
-        >Carrier <input type="text" name="carrierName" value="${form.carrierName}" maxlength="100" required
+        >Order number or e-mail
+        <input type="text" name="q" value="${filters.search}" maxlength="200" autocomplete="off"
       /></label>
-      <label
-        >Service <input type="text" name="service" value="${form.service}" maxlength="100" required
-      /></label>
-      <label
-        >Tracking number
-        <input type="text" name="trackingNumber" value="${form.trackingNumber}" maxlength="100" required
-      /></label>
-      <label
-        >Tracking URL (optional)
-        <input type="url" name="trackingUrl" value="${form.trackingUrl}" maxlength="2000"
-      /></label>
-      <label>Ship date <input type="date" name="shipDate" value="${form.shipDate}" required /></label>
+      <label>Placed from (${site.time_zone}) <input type="date" name="from" value="${filters.from}" /></label>
+      <label>Placed until <input type="date" name="to" value="${filters.to}" /></label>
       <div class="actions">
-        <button>${order.fulfillmentStatus === 'FULFILLED' ? 'Add shipment' : 'Mark as fulfilled'}</button>
+        <button>Find orders</button>
+        <a href="/sites/${site.id}/orders">Clear filters</a>
       </div>
     </form>`;
 }
 
-export function orderBody(
-  site: WebsitesTable,
-  order: OwnerOrder,
-  view: { csrf: string; form: FulfillForm; error?: string; done?: boolean },
-): Html {
-  const lines = html`<div class="scroll">
+function ordersTable(site: WebsitesTable, orders: OwnerOrder[]): Html {
+  return html`<div class="scroll">
     <table>
       <thead>
         <tr>
-          <th scope="col">SKU</th>
-          <th scope="col">Item</th>
-          <th scope="col">Quantity</th>
-          <th scope="col">Unit price</th>
+          <th scope="col">Order</th>
+          <th scope="col">Placed</th>
+          <th scope="col">Customer</th>
+          <th scope="col">Items</th>
+          <th scope="col">Total</th>
+          <th scope="col">Payment</th>
+          <th scope="col">Fulfillment</th>
         </tr>
       </thead>
       <tbody>
-        ${order.lineItems.map(
-          (line) =>
+        ${orders.map(
+          (order) =>
             html`<tr>
-              <td>${line.sku ?? '—'}</td>
-              <td>
-                ${line.productName}
-                ${[
-                  ...(line.variantOptions ?? []).map((o) => `${o.optionName}: ${o.value}`),
-                  ...(line.customizations ?? []).map((c) => `${c.label}: ${c.value}`),
-                ].map((detail) => html`<br /><span class="meta">${detail}</span>`)}
-              </td>
-              <td>${String(line.quantity)}</td>
-              <td>${money(line.unitPricePaid)}</td>
+              <th scope="row"><a href="/sites/${site.id}/orders/${order.id}">#${order.orderNumber}</a></th>
+              <td>${when(order.placedOn)}</td>
+              <td>${order.customerEmail ?? '—'}</td>
+              <td>${String(order.lineItems.reduce((sum, line) => sum + line.quantity, 0))}</td>
+              <td>${money(order.grandTotal)}</td>
+              <td>${PAYMENT_WORDS[order.paymentState] ?? order.paymentState}</td>
+              <td>${STATUS_WORDS[order.fulfillmentStatus] ?? order.fulfillmentStatus}</td>
             </tr>`,
         )}
       </tbody>
     </table>
   </div>`;
-  const totals: [string, Money][] = [
-    ['Subtotal', order.subtotal],
-    ...order.shippingLines.map((s): [string, Money] => [`Shipping (${s.method})`, s.amount]),
-    ...order.discountLines.map((d): [string, Money] => [`Discount (${d.name})`, d.amount]),
-    ['Tax', order.taxTotal],
-    ['Refunded', order.refundedTotal],
-    ['Total', order.grandTotal],
-  ];
-  const shipments = order.fulfillments.length
-    ? html`<table>
-        <thead>
-          <tr>
-            <th scope="col">Shipped</th>
-            <th scope="col">Carrier</th>
-            <th scope="col">Service</th>
-            <th scope="col">Tracking</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${order.fulfillments.map(
-            (s) =>
-              html`<tr>
-                <td>${s.shipDate.slice(0, 10)}</td>
-                <td>${s.carrierName}</td>
-                <td>${s.service}</td>
-                <td>
-                  ${
-                    s.trackingUrl && /^https?:\/\//i.test(s.trackingUrl)
-                      ? html`<a href="${s.trackingUrl}">${s.trackingNumber}</a>`
-                      : s.trackingNumber
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
-    : html`<p>Not shipped yet.</p>`;
-  return html`<p><a href="/sites/${site.id}/orders">All orders of ${site.title}</a></p>
-    ${view.done ? notice('The shipment was saved and the order marked fulfilled.', 'info') : ''}
-    <p class="meta">
-      Placed ${when(order.placedOn)} · ${order.channelName}${order.testmode ? ' · test order' : ''}
-    </p>
-    <p>
-      Payment: <strong>${PAYMENT_WORDS[order.paymentState] ?? order.paymentState}</strong> · Fulfillment:
-      <strong>${STATUS_WORDS[order.fulfillmentStatus] ?? order.fulfillmentStatus}</strong>
-    </p>
-    <h2>Items</h2>
-    ${lines}
-    <h2>Totals</h2>
-    <table>
-      <tbody>
-        ${totals.map(
-          ([label, amount]) =>
-            html`<tr>
-              <th scope="row">${label}</th>
-              <td>${money(amount)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>Customer</h2>
-    <p>${order.customerEmail ?? 'No e-mail given.'}</p>
-    ${address('Billing address', order.billingAddress)} ${address('Shipping address', order.shippingAddress)}
-    <h2>Shipments</h2>
-    ${shipments} ${fulfillForm(site, order, view.csrf, view.form, view.error)}`;
+}
+
+export function ordersListBody(
+  site: WebsitesTable,
+  view: { orders: OwnerOrder[]; filters: ListFilters; next: string | null; paged: boolean; error?: string },
+): Html {
+  const { filters } = view;
+  const filtering = Boolean(filters.from || filters.to || filters.search);
+  const empty = view.paged
+    ? 'No older orders.'
+    : filtering || filters.fulfillmentStatus
+      ? 'No order matches these filters.'
+      : 'No orders here yet.';
+  const results = view.error
+    ? ''
+    : view.orders.length
+      ? ordersTable(site, view.orders)
+      : html`<p>${empty}</p>`;
+  const pager =
+    view.paged || view.next
+      ? html`<nav aria-label="Pages" class="actions">
+          ${view.paged ? html`<a href="${ordersUrl(site.id, filters)}">Newest orders</a>` : ''}
+          ${view.next ? html`<a href="${ordersUrl(site.id, filters, view.next)}" rel="next">Older orders</a>` : ''}
+        </nav>`
+      : '';
+  return html`<p><a href="/sites/${site.id}">Back to ${site.title}</a></p>
+    ${filterForm(site, filters)} ${notice(view.error)}
+    <h2>${view.paged ? 'Older orders' : 'Orders'}</h2>
+    ${results}${pager}`;
 }
