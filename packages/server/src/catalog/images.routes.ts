@@ -22,6 +22,8 @@ const WRITE = { scope: 'website.products' };
 const UPDATE = { ...WRITE, changeWrappers: true };
 
 const ImageParams = Type.Object({ productId: Type.String(), imageId: Type.String() });
+/** An alt text change, here and on the owner's product pages. */
+export const AltTextBody = Type.Object({ altText: Type.String({ maxLength: 1000 }) });
 
 /** /1.1/commerce/products/{productId}/images (and the /1.0 alias), and v2's, which are the same. */
 export const imagesRoutes: FastifyPluginAsyncTypebox<{
@@ -105,7 +107,7 @@ export const imagesRoutes: FastifyPluginAsyncTypebox<{
         summary: "Change an image's alt text",
         params: ImageParams,
         description: 'altText plain or a {present, value} change-wrapper.',
-        body: Type.Object({ altText: Type.String({ maxLength: 1000 }) }),
+        body: AltTextBody,
         response: { 200: ProductImage, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },

@@ -42,6 +42,19 @@ th,td{text-align:left;padding:.5rem;border-bottom:1px solid #dcdcde;vertical-ali
 form.inline{display:inline}
 .scroll{overflow-x:auto}
 ul.filters{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
+.product-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem;list-style:none;padding:0}
+.product-grid .card{margin:0}
+.product-grid h2{font-size:1.05rem;margin:.5rem 0 .25rem}
+.thumb{display:block;width:100px;height:100px;object-fit:cover;border-radius:6px;background:#f0f0f1}
+.thumb.empty{display:grid;place-items:center;color:#50575e;font-size:.8rem}
+.hint{font-weight:400;color:#50575e;font-size:.9rem}
+.field-error{font-weight:600;color:#b32d2e}
+label.check{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
+a.button{display:inline-block;padding:.6rem 1.1rem;border-radius:6px;background:#0a58ca;color:#fff;text-decoration:none}
+form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}
+ol.images{list-style:none;padding:0}
+.image-item{display:grid;gap:.5rem}
+progress{width:100%}
 `;
 
 export function registerAssets(app: FastifyInstance): void {

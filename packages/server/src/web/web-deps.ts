@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.ts';
 import type { OrderDeps } from '../commerce/place-order.ts';
 import type { Db } from '../db/database.ts';
+import type { ApiDeps } from '../deps.ts';
 import type { Ids } from '../ids.ts';
-import type { ImageStorage } from '../media/storage.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { AccessTokenCache } from '../oauth/access-tokens.ts';
 import type { ClientCache } from '../oauth/client-cache.ts';
@@ -23,7 +23,7 @@ export interface WebDeps {
   /** Sign-in, sign-up and consent posts a client address may make a minute (AZ-6, AB-1). */
   signInPerMinute: number;
   /** The services' dependencies, caches included, that the order and product pages share with the API. */
-  commerce: OrderDeps & { storage: ImageStorage };
+  commerce: OrderDeps & Pick<ApiDeps, 'storage' | 'cursors'>;
 }
 
 /** Form fields as @fastify/formbody parses them: a repeated field is a list. */

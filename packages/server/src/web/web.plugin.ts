@@ -15,6 +15,7 @@ import { html } from './html.ts';
 import { notice, page, sendPage } from './layout.ts';
 import { ordersRoutes } from './orders.routes.ts';
 import { SignInRequired } from './owner.ts';
+import { productsRoutes } from './products.routes.ts';
 import { Sessions, type SessionDeps } from './session.ts';
 import { sitesRoutes } from './sites.routes.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
@@ -105,6 +106,7 @@ export const ownerWeb: FastifyPluginAsync<{
     await pages.register(accountRoutes, { deps: webDeps });
     await pages.register(sitesRoutes, { deps: webDeps });
     await pages.register(ordersRoutes, { deps: webDeps });
+    await pages.register(productsRoutes, { deps: webDeps });
     await pages.register(webhooksRoutes, { deps: webDeps });
     await pages.register(apiKeysRoutes, { deps: webDeps });
     await pages.register(developerAppsRoutes, { deps: webDeps });
