@@ -1,0 +1,162 @@
+/**
+ * The owner's product pages in Chromium, against the service on 127.0.0.1: the grid (with its
+ * screenshot), a product opened and edited from the keyboard, and an image uploaded with the
+ * page's script showing the progress. Skipped without Chromium, like the other browser tests.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { freePort } from '../../src/net.ts';
+import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { createProduct, money, physical, variant } from '../helpers/factories.ts';
+import { apiProduct } from '../helpers/owner-products.ts';
+import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+
+const skip = skipWithoutChromium;
+
+let ctx: TestContext;
+let origin: string;
+let site: Site;
+let email: string;
+let browser: Browser;
+let productId: string;
+
+before(async () => {
+  if (skip) return;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  ctx = await testApp({ logLevel: 'silent', authUrl: origin, imageWorkers: 1 });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  site = await ctx.site();
+  ({ email } = await ctx.db
+    .selectFrom('websites')
+    .innerJoin('owners', 'owners.id', 'websites.owner_id')
+    .select('owners.email')
+    .where('websites.id', '=', site.websiteId)
+    .executeTakeFirstOrThrow());
+  const shirt = await createProduct(
+    site,
+    physical(site, {
+      name: 'Linen Shirt',
+      isVisible: true,
+      variants: [variant('SHIRT-S', { stock: { quantity: 5 }, pricing: { basePrice: money('39.00') } })],
+    }),
+  );
+  productId = shirt.id;
+  await createProduct(site, physical(site, { name: 'Blue Mug', variants: [variant('MUG-1')] }));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+});
+after(async () => {
+  if (skip) return;
+  await browser?.close();
+  await ctx?.close();
+});
+
+async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  t.diagnostic(`screenshot: ${file}`);
+}
+
+/** Presses Tab until the focused element's text is `name`; fails after `limit` presses. */
+async function tabTo(page: Page, name: string, limit = 40): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === name) return;
+  }
+  assert.fail(`no focusable "${name}" within ${limit} presses of Tab`);
+}
+
+test(
+  'the grid, a product edited from the keyboard, an image uploaded with its progress shown',
+  { skip, timeout: 90_000 },
+  async (t) => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    const scriptErrors: string[] = [];
+    page.on('pageerror', (error) => scriptErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 404/.test(message.text()))
+        scriptErrors.push(message.text());
+    });
+    // The browser asks for /favicon.ico by itself; any other missing file is a fault of the page.
+    page.on('response', (response) => {
+      if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) {
+        scriptErrors.push(`${response.status()} ${response.url()}`);
+      }
+    });
+
+    await page.goto(`${origin}/sites/${site.websiteId}/products`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Products of Test Store' }).waitFor();
+    await page.getByRole('link', { name: 'Linen Shirt' }).waitFor();
+    assert.ok(await page.getByText('Stock: 5 in stock').isVisible());
+
+    // Search from the keyboard: type in the field and press Enter.
+    await page.getByLabel('Name or SKU').fill('mug');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/query=mug/);
+    assert.equal(await page.getByRole('link', { name: 'Linen Shirt' }).count(), 0);
+    await page.getByRole('link', { name: 'Blue Mug' }).waitFor();
+
+    await page.goto(`${origin}/sites/${site.websiteId}/products`);
+    await screenshot(page, 'owner-product-grid', t);
+
+    // Open the product and change its name with the keyboard only.
+    await tabTo(page, 'Linen Shirt');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Linen Shirt' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Linen Shirt, washed');
+    await page.keyboard.press('Enter');
+    await page.getByText('The details were saved.').waitFor();
+    assert.equal((await apiProduct(site, productId)).product.name, 'Linen Shirt, washed');
+
+    // The upload: the script sends the form and says how far it got; the status line is kept
+    // in sessionStorage, as the page is left for the product page once the upload is done.
+    await page.evaluate(() => {
+      const status = document.getElementById('upload-status')!;
+      new MutationObserver(() => {
+        const seen = JSON.parse(sessionStorage.getItem('seen') ?? '[]');
+        seen.push(status.textContent);
+        sessionStorage.setItem('seen', JSON.stringify(seen));
+      }).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    const image = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: { r: 30, g: 90, b: 160 } },
+    })
+      .png()
+      .toBuffer();
+    await page
+      .getByLabel('Image files')
+      .setInputFiles({ name: 'shirt-front.png', mimeType: 'image/png', buffer: image });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.waitForURL(/\?saved=images$/);
+    await page.getByText('The images were uploaded').waitFor();
+    const seen: string[] = await page.evaluate(() => JSON.parse(sessionStorage.getItem('seen') ?? '[]'));
+    t.diagnostic(`upload status lines: ${JSON.stringify(seen)}`);
+    assert.ok(
+      seen.some((line) => /^Uploading: \d+%$/.test(line)),
+      `progress shown: ${JSON.stringify(seen)}`,
+    );
+    assert.ok(seen.includes('Uploaded.'));
+
+    const { product } = await apiProduct(site, productId);
+    assert.equal(product.images.length, 1);
+    await ctx.imageProcessed(product.images[0].id);
+    await page.reload();
+    const thumb = page.getByRole('img', { name: 'shirt-front' });
+    await thumb.waitFor();
+    assert.ok(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
+    await screenshot(page, 'owner-product-page', t);
+    assert.deepEqual(scriptErrors, [], 'no script errors, no CSP refusals');
+    await page.close();
+  },
+);
