@@ -14,6 +14,8 @@ export interface StorePageOptions {
   description?: string;
   /** The page's `<h1>`; the title when absent, none when false (the body has its own). */
   heading?: string | false;
+  /** The `<title>` as given (an SEO title), without the store's name after it. */
+  exactTitle?: boolean;
 }
 
 /**
@@ -28,12 +30,14 @@ export function storePage(
 ): Html {
   const root = store ? websitePath(store.websiteId) : undefined;
   const heading = options.heading ?? title;
+  const fullTitle =
+    store && !options.exactTitle && title !== store.title ? `${title} · ${store.title}` : title;
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${store && title !== store.title ? `${title} · ${store.title}` : title}</title>
+        <title>${fullTitle}</title>
         ${options.description ? html`<meta name="description" content="${options.description}" />` : ''}
         <link rel="stylesheet" href="/assets/store.css" />
       </head>

@@ -44,6 +44,7 @@ button:disabled{background:#8c8f94;border-color:#8c8f94;cursor:not-allowed}
 .notice.error{background:#fcf0f1;border:1px solid #b32d2e}
 .notice.info{background:#f0f6fc;border:1px solid #0a58ca}
 .shop-foot{border-top:1px solid #dcdcde;color:#50575e;text-align:center;padding:1rem;margin-top:2rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table{width:100%;border-collapse:collapse}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #dcdcde}
 `;

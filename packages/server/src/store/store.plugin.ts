@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
 import { loadStoreCsrf } from './csrf.ts';
 import { sendStorePage, storeNotice, storePage } from './layout.ts';
@@ -49,20 +49,7 @@ export const storefront: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
         request.storeCsrf = loadStoreCsrf(request, reply, deps.secure);
         done();
       });
-      store.setErrorHandler((error: FastifyError, request, reply) => {
-        const known = error instanceof DomainError ? error : undefined;
-        // An address that does not fit a route's pattern (a website id that is not one) names nothing.
-        const status =
-          error.validationContext === 'params'
-            ? 404
-            : (known?.status ?? (error.statusCode && error.statusCode < 500 ? error.statusCode : 500));
-        if (status >= 500) request.log.error({ err: error }, 'store page failed');
-        if (status === 404) return sendStorePage(reply, 404, notFoundPage());
-        const message =
-          status >= 500 ? 'Something went wrong on our side. Try again shortly.' : error.message;
-        const title = status === 403 ? 'Not allowed' : 'Something is wrong';
-        return sendStorePage(reply, status, storePage(undefined, title, storeNotice(message)));
-      });
+      store.setErrorHandler(storeErrorHandler);
       store.setNotFoundHandler((_request, reply) => sendStorePage(reply, 404, notFoundPage()));
       await store.register(storeRoutes, { deps });
       // The cart and checkout register here: `await store.register(cartRoutes, { deps });`,
@@ -78,4 +65,19 @@ function notFoundPage() {
     'Page not found',
     storeNotice('There is nothing at this address. The product may have been removed or hidden.', 'info'),
   );
+}
+
+/** Errors of store pages as store pages: a 404 names nothing, a 5xx says nothing of the cause. */
+export function storeErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const known = error instanceof DomainError ? error : undefined;
+  // An address that does not fit a route's pattern (a website id that is not one) names nothing.
+  const status =
+    error.validationContext === 'params'
+      ? 404
+      : (known?.status ?? (error.statusCode && error.statusCode < 500 ? error.statusCode : 500));
+  if (status >= 500) request.log.error({ err: error }, 'store page failed');
+  if (status === 404) return sendStorePage(reply, 404, notFoundPage());
+  const message = status >= 500 ? 'Something went wrong on our side. Try again shortly.' : error.message;
+  const title = status === 403 ? 'Not allowed' : 'Something is wrong';
+  return sendStorePage(reply, status, storePage(undefined, title, storeNotice(message)));
 }

@@ -1,40 +1,51 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { storePagePath } from '../catalog/store-urls.ts';
-import { NotFound } from '../errors.ts';
-import { html } from '../web/html.ts';
-import { sendStorePage, storePage, storeNotice } from './layout.ts';
-import { enabledStorePages, findStore } from './store.repo.ts';
+import { sendStorePage } from './layout.ts';
+import { StorePageCache } from './page-cache.ts';
+import { pageNumber, productPageAt, storeFront, storePageList } from './storefront.read.ts';
 import type { StoreDeps } from './store-deps.ts';
 
-/** Website ids are 24 hex characters (ids.ts); anything else names no store. */
-const WEBSITE_ID = '^[0-9a-f]{24}$';
+/** Website ids are 24 hex characters (ids.ts); an address with anything else names no store. */
+const WEBSITE_ID = { type: 'string', pattern: '^[0-9a-f]{24}$' } as const;
 
-interface StoreParams {
-  websiteId: string;
+function params<K extends string>(...names: K[]) {
+  const properties: Record<string, object> = {};
+  for (const name of names) properties[name] = name === 'websiteId' ? WEBSITE_ID : { type: 'string' };
+  return { type: 'object', properties, required: names } as const;
 }
 
-/** A store's front page: its enabled store pages. */
+interface ProductParams {
+  websiteId: string;
+  storePageSlug: string;
+  urlSlug: string;
+}
+
+/** The store's catalog pages: its front page, each store page's list, each product's page. */
 export const storeRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, { deps }) => {
-  app.get<{ Params: StoreParams }>(
+  const read = { ...deps, pages: new StorePageCache() };
+
+  app.get<{ Params: { websiteId: string } }>(
     '/:websiteId',
-    {
-      schema: {
-        params: { type: 'object', properties: { websiteId: { type: 'string', pattern: WEBSITE_ID } } },
-      },
-    },
+    { schema: { params: params('websiteId') } },
+    async (request, reply) => sendStorePage(reply, 200, await storeFront(read, request.params.websiteId)),
+  );
+
+  app.get<{ Params: Omit<ProductParams, 'urlSlug'>; Querystring: { page?: string } }>(
+    '/:websiteId/:storePageSlug',
+    { schema: { params: params('websiteId', 'storePageSlug') } },
     async (request, reply) => {
-      const { websiteId } = request.params;
-      const store = await findStore(deps.api, websiteId);
-      if (!store) throw new NotFound('no such store');
-      const pages = await enabledStorePages(deps.api, websiteId);
-      const body = pages.length
-        ? html`<nav aria-label="Store pages">
-            <ul class="pages">
-              ${pages.map((p) => html`<li><a href="${storePagePath(websiteId, p.url_slug)}">${p.title}</a></li>`)}
-            </ul>
-          </nav>`
-        : storeNotice('This store has nothing on show yet.', 'info');
-      return sendStorePage(reply, 200, storePage({ websiteId, title: store.title }, store.title, body));
+      const { websiteId, storePageSlug } = request.params;
+      const n = pageNumber(request.query.page);
+      return sendStorePage(reply, 200, await storePageList(read, websiteId, storePageSlug, n));
+    },
+  );
+
+  app.get<{ Params: ProductParams }>(
+    '/:websiteId/:storePageSlug/p/:urlSlug',
+    { schema: { params: params('websiteId', 'storePageSlug', 'urlSlug') } },
+    async (request, reply) => {
+      const { websiteId, storePageSlug, urlSlug } = request.params;
+      const page = await productPageAt(read, websiteId, storePageSlug, urlSlug);
+      return sendStorePage(reply, 200, page.before + request.storeCsrf + page.after);
     },
   );
 };

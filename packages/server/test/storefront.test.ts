@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { STORE_COOKIE } from '../src/store/csrf.ts';
+import { createProduct, money, multipartFile, physical, variant } from './helpers/factories.ts';
+import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+
+let ctx: TestContext;
+let site: Site;
+const PRODUCTS = '/1.1/commerce/products';
+
+before(async () => {
+  ctx = await testApp({ imageWorkers: 1 });
+  site = await ctx.site();
+});
+after(() => ctx.close());
+
+/** The page's markup without the line breaks and indentation between tags that templates leave. */
+const squash = (body: string) =>
+  body
+    .replace(/\s*\n\s*/g, '\n')
+    .replace(/\n?>\n?/g, '>')
+    .replace(/\n</g, '<')
+    .replace(/\n/g, ' ');
+const get = async (url: string, headers: Record<string, string> = {}) => {
+  const res = await ctx.app.inject({ method: 'GET', url, headers });
+  return { statusCode: res.statusCode, headers: res.headers, body: squash(res.body) };
+};
+const store = (s: Site = site) => `/s/${s.websiteId}`;
+const pathOf = (product: { url: string }) => new URL(product.url).pathname;
+const shown = (product: Record<string, unknown>) => createProduct(site, { isVisible: true, ...product });
+const change = async (id: string, body: object) => {
+  const res = await site.call({ method: 'POST', url: `${PRODUCTS}/${id}`, payload: body });
+  assert.equal(res.statusCode, 200, res.body);
+};
+
+describe('addresses', () => {
+  test("a product's url is under its website's own store root, and the store answers there", async () => {
+    const product = await shown(physical(site, { name: 'Linen Shirt' }));
+    assert.equal(product.url, `https://api.emporium.test/s/${site.websiteId}/shop/p/linen-shirt`);
+    const page = await get(pathOf(product));
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /<h1>Linen Shirt<\/h1>/);
+    const website = await site.call({ method: 'GET', url: '/1.1/authorization/website' });
+    assert.equal(website.json().url, `https://api.emporium.test/s/${site.websiteId}`);
+    const front = await get(store());
+    assert.match(front.body, new RegExp(`<a href="/s/${site.websiteId}/shop">Shop</a>`));
+  });
+
+  test("another website's product, an unknown store and a malformed id: store-styled 404s", async () => {
+    const other = await ctx.site();
+    const theirs = await createProduct(other, physical(other, { name: 'Theirs', isVisible: true }));
+    const urls = [
+      `${store()}/shop/p/${theirs.urlSlug}`,
+      `/s/${'0'.repeat(24)}`,
+      '/s/not-a-website/shop',
+      `${store()}/no-such-page`,
+    ];
+    for (const url of urls) {
+      const res = await get(url);
+      assert.equal(res.statusCode, 404, url);
+      assert.match(res.headers['content-type'] as string, /text\/html/);
+      assert.match(res.body, /<h1>Page not found<\/h1>/);
+    }
+    assert.equal((await get(pathOf(theirs))).statusCode, 200, 'it is shown in its own store');
+  });
+});
+
+describe('a store page', () => {
+  test('lists visible products: name, main image with alt, price, a sale, sold out', async () => {
+    const s = await ctx.site();
+    const make = (body: Record<string, unknown>) =>
+      createProduct(s, physical(s, { isVisible: true, ...body }));
+    await make({
+      name: 'Plain Mug',
+      variants: [variant('PM', { pricing: { basePrice: money('12.50') }, stock: { quantity: 10 } })],
+    });
+    await make({
+      name: 'Sale Mug',
+      variants: [
+        variant('SM', { pricing: { basePrice: money('20.00'), salePrice: money('15.00'), onSale: true } }),
+      ],
+    });
+    await make({ name: 'Gone Mug', variants: [variant('GM', { stock: { quantity: 0 } })] });
+    await make({
+      name: 'Endless Mug',
+      variants: [variant('EM', { stock: { quantity: 0, unlimited: true } })],
+    });
+    await createProduct(s, physical(s, { name: 'Secret Mug', isVisible: false }));
+    const res = await get(`${store(s)}/shop`);
+    assert.equal(res.statusCode, 200);
+    const cards = [...res.body.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => m[1]!);
+    const card = (name: string) => cards.find((c) => c.includes(`<h2>${name}</h2>`)) ?? '';
+    assert.match(card('Plain Mug'), /\$12\.50/);
+    assert.match(
+      card('Sale Mug'),
+      /Sale price <\/span>\$15\.00<del><span class="visually-hidden">was <\/span>\$20\.00/,
+    );
+    assert.match(card('Gone Mug'), /Sold out/);
+    assert.doesNotMatch(card('Endless Mug'), /Sold out/);
+    assert.doesNotMatch(card('Plain Mug'), /Sold out/);
+    assert.ok(!res.body.includes('Secret Mug'), 'a hidden product is not listed');
+  });
+
+  test('24 a page, newest first, with Next and Previous links', async () => {
+    const s = await ctx.site();
+    for (let i = 1; i <= 25; i++) await createProduct(s, physical(s, { name: `Item ${i}`, isVisible: true }));
+    const first = await get(`${store(s)}/shop`);
+    assert.equal([...first.body.matchAll(/<h2>Item \d+<\/h2>/g)].length, 24);
+    assert.match(first.body, /<h2>Item 25<\/h2>/);
+    assert.doesNotMatch(first.body, /<h2>Item 1<\/h2>/);
+    assert.match(first.body, new RegExp(`href="/s/${s.websiteId}/shop\\?page=2" rel="next">Next`));
+    assert.doesNotMatch(first.body, /Previous/);
+    const second = await get(`${store(s)}/shop?page=2`);
+    assert.deepEqual(
+      [...second.body.matchAll(/<h2>(Item \d+)<\/h2>/g)].map((m) => m[1]),
+      ['Item 1'],
+    );
+    assert.match(second.body, new RegExp(`href="/s/${s.websiteId}/shop" rel="prev">Previous`));
+    assert.doesNotMatch(second.body, /Next/);
+    const bad = await get(`${store(s)}/shop?page=zero`);
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /page: a whole number/);
+  });
+
+  test('a disabled store page and its products answer 404', async () => {
+    const s = await ctx.site();
+    const product = await createProduct(s, physical(s, { name: 'Boxed', isVisible: true }));
+    await ctx.db
+      .updateTable('store_pages')
+      .set({ is_enabled: false })
+      .where('id', '=', s.storePageId)
+      .execute();
+    assert.equal((await get(`${store(s)}/shop`)).statusCode, 404);
+    assert.equal((await get(pathOf(product))).statusCode, 404);
+    assert.doesNotMatch((await get(store(s))).body, /\/shop"/, 'the front page does not link it');
+  });
+});
+
+describe('a product page', () => {
+  test('SEO title and description from seoOptions, else the name and an excerpt', async () => {
+    const seo = await shown(
+      physical(site, { name: 'Tea Pot', seoOptions: { title: 'Best Tea Pot', description: 'Brews well.' } }),
+    );
+    const withSeo = (await get(pathOf(seo))).body;
+    assert.match(withSeo, /<title>Best Tea Pot<\/title>/);
+    assert.match(withSeo, /<meta name="description" content="Brews well." \/>/);
+    const plain = await shown(physical(site, { name: 'Cup', description: '<p>A <b>sturdy</b> cup.</p>' }));
+    const body = (await get(pathOf(plain))).body;
+    assert.match(body, /<title>Cup · Test Store<\/title>/);
+    assert.match(body, /<meta name="description" content="A sturdy cup." \/>/);
+    assert.match(body, /<div class="description"><p>A <b>sturdy<\/b> cup.<\/p><\/div>/);
+  });
+
+  test('variants by their attributes, price and stock, and an add-to-cart form with the CSRF token', async () => {
+    const product = await shown(
+      physical(site, {
+        name: 'Tee',
+        variantAttributes: ['Size'],
+        variants: [
+          variant('TEE-S', { attributes: { Size: 'S' }, stock: { quantity: 0 } }),
+          variant('TEE-M', { attributes: { Size: 'M' }, stock: { quantity: 3 } }),
+          variant('TEE-L', { attributes: { Size: 'L' }, stock: { quantity: 50 } }),
+        ],
+      }),
+    );
+    const res = await get(pathOf(product));
+    const token = /emporium_store=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1];
+    assert.ok(token, 'the browser gets a CSRF cookie');
+    assert.match(res.body, new RegExp(`<form class="buy" method="post" action="/s/${site.websiteId}/cart">`));
+    assert.match(res.body, new RegExp(`<input type="hidden" name="csrf" value="${token}" />`));
+    assert.match(res.body, /<label\s*>Size\s*<select name="variantId" required>/);
+    const option = (size: string) =>
+      new RegExp(`<option value="[^"]+"[^>]*>${size} · \\$10\\.00 · ([^<]+)</option>`);
+    assert.equal(option('S').exec(res.body)?.[1], 'Sold out');
+    assert.match(res.body, /<option value="[^"]+"\s*disabled>\s*S ·/);
+    assert.equal(option('M').exec(res.body)?.[1], 'Only 3 left');
+    assert.equal(option('L').exec(res.body)?.[1], 'In stock');
+    assert.match(res.body, /<button type="submit" ?>Add to cart<\/button>/);
+    // The same browser keeps its token; another gets its own.
+    const again = await get(pathOf(product), { cookie: `${STORE_COOKIE}=${token}` });
+    assert.equal(again.headers['set-cookie'], undefined);
+    assert.match(again.body, new RegExp(`value="${token}"`));
+    assert.doesNotMatch((await get(pathOf(product))).body, new RegExp(`value="${token}"`));
+  });
+
+  test('images: responsive srcset from the widths produced, with the alt text', async () => {
+    const product = await shown(physical(site, { name: 'Vase' }));
+    const bytes = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#a33' } })
+      .png()
+      .toBuffer();
+    const upload = await site.call({
+      method: 'POST',
+      url: `${PRODUCTS}/${product.id}/images`,
+      ...multipartFile('file', 'vase.png', bytes),
+    });
+    assert.equal(upload.statusCode, 202, upload.body);
+    const { imageId } = upload.json();
+    await ctx.imageProcessed(imageId);
+    const alt = await site.call({
+      method: 'POST',
+      url: `${PRODUCTS}/${product.id}/images/${imageId}`,
+      payload: { altText: 'A red vase on a table' },
+    });
+    assert.equal(alt.statusCode, 200, alt.body);
+    const { widths } = await ctx.db
+      .selectFrom('images')
+      .select('widths')
+      .where('id', '=', imageId)
+      .executeTakeFirstOrThrow();
+    assert.ok(widths.length > 1);
+    const body = (await get(pathOf(product))).body;
+    const srcset = widths.map((w) => `/images/${imageId}?format=${w}w ${w}w`).join(', ');
+    assert.ok(body.includes(`srcset="${srcset}"`), body);
+    assert.match(body, /alt="A red vase on a table"/);
+    assert.match(body, /width="1200"\s+height="800"/);
+    const listed = (await get(`${store()}/shop`)).body;
+    assert.match(listed, /<img[^>]+alt="A red vase on a table"[^>]+class="thumb"/);
+  });
+
+  test('a hostile name and SEO text are escaped, never markup', async () => {
+    const product = await shown(
+      physical(site, {
+        name: '<script>alert(1)</script>"><img src=x onerror=alert(2)>',
+        urlSlug: 'hostile',
+        seoOptions: { title: '</title><script>x</script>', description: '"><script>y</script>' },
+      }),
+    );
+    const body = (await get(pathOf(product))).body;
+    assert.doesNotMatch(body, /<script/i);
+    assert.doesNotMatch(body, /<img src=x/);
+    assert.match(
+      body,
+      /<h1>&lt;script&gt;alert\(1\)&lt;\/script&gt;&quot;&gt;&lt;img src=x onerror=alert\(2\)&gt;<\/h1>/,
+    );
+    assert.match(body, /<title>&lt;\/title&gt;&lt;script&gt;x&lt;\/script&gt;<\/title>/);
+  });
+
+  test('headers: a strict Content-Security-Policy, no framing, no shared caching', async () => {
+    const product = await shown(physical(site, { name: 'Lamp' }));
+    const res = await get(pathOf(product));
+    const csp = String(res.headers['content-security-policy']);
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'none'",
+      "style-src 'self'",
+      "img-src 'self'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+    ]) {
+      assert.ok(csp.includes(directive), `${directive} in ${csp}`);
+    }
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    assert.equal(res.headers['cache-control'], 'private, no-cache');
+    assert.match(String(res.headers['set-cookie']), /HttpOnly; Secure; SameSite=Lax/);
+    assert.doesNotMatch(res.body, /<script|style="/);
+  });
+
+  test('hidden products answer 404; a change through the API shows on the next request', async () => {
+    const product = await shown(
+      physical(site, { name: 'Kettle', variants: [variant('K-1', { stock: { quantity: 9 } })] }),
+    );
+    assert.match((await get(pathOf(product))).body, /<h1>Kettle<\/h1>/);
+    await change(product.id, { name: 'Steel Kettle' });
+    assert.match((await get(pathOf(product))).body, /<h1>Steel Kettle<\/h1>/);
+    assert.match((await get(`${store()}/shop`)).body, /<h2>Steel Kettle<\/h2>/);
+    await change(product.id, { isVisible: false });
+    const hidden = await get(pathOf(product));
+    assert.equal(hidden.statusCode, 404);
+    assert.match(hidden.body, /Page not found/);
+    assert.doesNotMatch((await get(`${store()}/shop`)).body, /Steel Kettle/);
+    await change(product.id, { isVisible: true });
+    assert.equal((await get(pathOf(product))).statusCode, 200);
+  });
+});
