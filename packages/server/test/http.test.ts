@@ -338,7 +338,7 @@ describe('store pages and website', () => {
           id: metric.websiteId,
           siteId: metric.websiteId,
           title: 'Test Store',
-          url: 'https://api.emporium.test',
+          url: `https://api.emporium.test/s/${metric.websiteId}`,
           currency: 'EUR',
           language: 'en-US',
           timeZone: 'UTC',

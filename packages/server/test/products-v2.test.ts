@@ -107,7 +107,7 @@ describe('the shape of each type (2.5.1), field by field', () => {
     assertShape(ProductV2, product);
     assert.deepEqual(Object.keys(product), PRODUCT_KEYS.PHYSICAL);
     assert.equal(product.type, 'PHYSICAL');
-    assert.equal(product.url, `${BASE_URL}/shop/p/linen-shirt`);
+    assert.equal(product.url, `${BASE_URL}/s/${site.websiteId}/shop/p/linen-shirt`);
     assert.deepEqual(product.variantAttributes, ['Size']);
     const [v] = product.variants;
     assert.deepEqual(Object.keys(v), VARIANT_KEYS.PHYSICAL);

@@ -38,7 +38,7 @@ describe('create a physical product', () => {
     assert.match(product.id, /^[0-9a-f]{24}$/);
     assert.equal(product.isVisible, false);
     assert.equal(product.urlSlug, 'blue-mug');
-    assert.equal(product.url, `${BASE_URL}/shop/p/blue-mug`);
+    assert.equal(product.url, `${BASE_URL}/s/${site.websiteId}/shop/p/blue-mug`);
     assert.equal(product.pricing, null);
     assert.equal(product.digitalGood, null);
     assert.deepEqual(product.images, []);

@@ -159,7 +159,7 @@ describe('name, description and urlSlug', () => {
     const product = await createProduct(site, physical(site, { name: 'Slug Source' }));
     const res = await updated(product.id, { urlSlug: 'Brand-New-Slug' });
     assert.equal(res.urlSlug, 'brand-new-slug');
-    assert.equal(res.url, `${BASE_URL}/shop/p/brand-new-slug`);
+    assert.equal(res.url, `${BASE_URL}/s/${site.websiteId}/shop/p/brand-new-slug`);
   });
 
   test('urlSlug must be alphanumerics with single hyphens, at most 200 characters', async () => {

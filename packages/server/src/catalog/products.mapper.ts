@@ -1,6 +1,7 @@
 import type { ImagesTable, ProductsTable, VariantsTable } from '../db/schema.ts';
 import { fromMinorUnits } from './money.ts';
 import type { ProductImageT, ProductT, ProductVariantT } from './products.schemas.ts';
+import { productUrl } from './store-urls.ts';
 
 /** A product as the read queries return it: its store page slug and its variants alongside. */
 export type ProductRow = Omit<ProductsTable, 'search_text'> & {
@@ -38,9 +39,9 @@ export function toMeasurements(row: VariantRow) {
   };
 }
 
-/** Where the product's page is in the store. */
-export function productUrl(row: ProductRow, baseUrl: string): string {
-  return `${baseUrl}/${row.store_page_slug}/p/${row.url_slug}`;
+/** Where the product's page is in its website's store (store-urls.ts). */
+export function productRowUrl(row: ProductRow, baseUrl: string): string {
+  return productUrl(baseUrl, row.website_id, row.store_page_slug, row.url_slug);
 }
 
 /** A variant as 1.1 sends it; `image` is the image it shows, from the product's images. */
@@ -67,7 +68,7 @@ export function productHead(row: ProductRow, baseUrl: string) {
     storePageId: row.store_page_id,
     name: row.name,
     description: row.description,
-    url: productUrl(row, baseUrl),
+    url: productRowUrl(row, baseUrl),
     urlSlug: row.url_slug,
     tags: row.tags,
     isVisible: row.is_visible,

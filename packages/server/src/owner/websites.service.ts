@@ -4,6 +4,7 @@ import { NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
 import { isCurrency } from '../catalog/money.ts';
 import { insertStorePage } from '../catalog/store-pages.repo.ts';
+import { websiteUrl } from '../catalog/store-urls.ts';
 import { findOwnerIdByEmail, findWebsite, insertWebsite, type WebsiteRow } from './websites.repo.ts';
 
 export const MEASUREMENT_STANDARDS = ['IMPERIAL', 'METRIC'] as const;
@@ -80,7 +81,7 @@ export function websiteResponse(website: WebsiteRow, baseUrl: string) {
     id: website.id,
     siteId: website.id,
     title: website.title,
-    url: baseUrl,
+    url: websiteUrl(baseUrl, website.id),
     currency: website.currency,
     language: website.language,
     timeZone: website.time_zone,

@@ -77,7 +77,7 @@ test('first start creates and shows a demo site with products and orders; the AP
   });
   assert.equal(created.status, 201, created.body);
   const product = JSON.parse(created.body);
-  assert.equal(product.url, `${server.baseUrl}/shop/p/durable-mug`);
+  assert.equal(product.url, `${server.baseUrl}/s/${websiteId}/shop/p/durable-mug`);
 
   // The CLI works beside the running server, on the same data.
   const page = await runCli(['admin', 'create-store-page', '--website', websiteId, '--title', 'Gifts'], env);
