@@ -1,0 +1,125 @@
+import { productPath } from '../catalog/store-urls.ts';
+import type { Db } from '../db/database.ts';
+import { NotFound, ValidationError } from '../errors.ts';
+import { addLine, isVariantId, MAX_QUANTITY, type Cart } from './cart.ts';
+import { selectCartVariants, type CartVariant } from './cart.repo.ts';
+
+/**
+ * What the store shows and sells of a cart: each line as the catalog has it now (name, price,
+ * stock), never as the cookie remembers it. Lines whose variant is gone or no longer for sale
+ * are dropped, and the caller writes the shorter cart back.
+ */
+
+export interface CartItem {
+  variantId: string;
+  /** "Linen shirt (M, Blue)": the product and, when it has variants, the chosen one's values. */
+  name: string;
+  productName: string;
+  /** The variant's attribute values in the product's order ("Size: M"), for showing. */
+  options: { name: string; value: string }[];
+  /** Where its product page is, from the website's root (`/s/<id>/shop/p/linen-shirt`). */
+  path: string;
+  /** The price now: the sale price while on sale. */
+  unitPriceMinor: number;
+  /** The regular price, shown struck through while on sale. */
+  basePriceMinor: number;
+  onSale: boolean;
+  quantity: number;
+  lineTotalMinor: number;
+  /** Set when the stock is short of the quantity: what the shopper is told. */
+  shortage?: string;
+}
+
+export interface CartView {
+  items: CartItem[];
+  subtotalMinor: number;
+  /** The cart as it still stands: without the lines that can no longer be bought. */
+  cart: Cart;
+  /** Lines were dropped, so the caller writes `cart` back and says so. */
+  dropped: string[];
+}
+
+/** Only PHYSICAL products are shipped to a shopper, so only they can go into the cart. */
+const sellable = (v: CartVariant) => v.for_sale && v.product_type === 'PHYSICAL';
+
+export function itemName(v: Pick<CartVariant, 'product_name' | 'variant_attributes' | 'attributes'>): string {
+  const values = v.variant_attributes.map((a) => v.attributes[a]).filter((x) => x);
+  return values.length ? `${v.product_name} (${values.join(', ')})` : v.product_name;
+}
+
+/**
+ * The shopper's message when the stock is short of what they want, or undefined when it is
+ * enough: checkout shows it in place of the order, the cart next to the line.
+ */
+export function shortageMessage(
+  v: Pick<
+    CartVariant,
+    'product_name' | 'variant_attributes' | 'attributes' | 'stock_quantity' | 'stock_unlimited'
+  >,
+  quantity: number,
+): string | undefined {
+  if (v.stock_unlimited || v.stock_quantity >= quantity) return undefined;
+  if (v.stock_quantity <= 0) return `Sorry, ${itemName(v)} is sold out.`;
+  return `Sorry, only ${v.stock_quantity} of ${itemName(v)} left; lower the quantity to buy it.`;
+}
+
+function itemOf(websiteId: string, v: CartVariant, quantity: number): CartItem {
+  const unitPriceMinor = v.on_sale ? v.sale_price_minor : v.base_price_minor;
+  const shortage = shortageMessage(v, quantity);
+  return {
+    variantId: v.id,
+    name: itemName(v),
+    productName: v.product_name,
+    options: v.variant_attributes.map((a) => ({ name: a, value: v.attributes[a] ?? '' })),
+    path: productPath(websiteId, v.store_page_slug, v.url_slug),
+    unitPriceMinor,
+    basePriceMinor: v.base_price_minor,
+    onSale: v.on_sale,
+    quantity,
+    lineTotalMinor: unitPriceMinor * quantity,
+    ...(shortage && { shortage }),
+  };
+}
+
+/** The cart's lines priced and checked against the catalog, read through `db` (a transaction at checkout). */
+export async function viewCart(db: Db, websiteId: string, cart: Cart): Promise<CartView> {
+  const variants = new Map(
+    (
+      await selectCartVariants(
+        db,
+        websiteId,
+        cart.map((l) => l.variantId),
+      )
+    ).map((v) => [v.id, v]),
+  );
+  const items: CartItem[] = [];
+  const dropped: string[] = [];
+  for (const line of cart) {
+    const v = variants.get(line.variantId);
+    if (v && sellable(v)) items.push(itemOf(websiteId, v, line.quantity));
+    else dropped.push(v ? itemName(v) : 'An item');
+  }
+  return {
+    items,
+    subtotalMinor: items.reduce((sum, i) => sum + i.lineTotalMinor, 0),
+    cart: cart.filter((l) => items.some((i) => i.variantId === l.variantId)),
+    dropped,
+  };
+}
+
+/**
+ * The cart with `quantity` of the variant added: refused with a message, the cart unchanged,
+ * when the variant is not for sale in this store or there are not that many in stock.
+ */
+export async function addToCart(db: Db, websiteId: string, cart: Cart, variantId: string, quantity: number) {
+  const id = variantId.trim().toLowerCase();
+  const [v] = isVariantId(id) ? await selectCartVariants(db, websiteId, [id]) : [];
+  if (!v || !v.for_sale) throw new NotFound('This item is not for sale in this store.');
+  if (v.product_type !== 'PHYSICAL') {
+    throw new ValidationError(`${v.product_name} cannot be bought through this store's cart.`);
+  }
+  const inCart = cart.find((l) => l.variantId === id)?.quantity ?? 0;
+  const shortage = shortageMessage(v, Math.min(inCart + quantity, MAX_QUANTITY));
+  if (shortage) throw new ValidationError(shortage);
+  return addLine(cart, id, quantity);
+}

@@ -1,0 +1,152 @@
+import { placeOrder, type OrderDeps, type OrderDraft } from '../commerce/place-order.ts';
+import { cardFeeMinor, standardShippingMinor } from '../commerce/sample-order.ts';
+import { Conflict } from '../errors.ts';
+import type { Cart } from './cart.ts';
+import { viewCart, type CartView } from './cart.service.ts';
+import { addressOf, buyerErrors, type CheckoutErrors, type CheckoutForm } from './checkout-form.ts';
+import { cardErrors, chargeTestCard, type CardBrand } from './test-cards.ts';
+
+/**
+ * The storefront's checkout: the cart becomes an order through placeOrder, the one path of every
+ * channel, so a web order gets its number, transaction document, buyer's profile, stock taken
+ * under the variants' row locks and `order.create` queued, all in one transaction, as any other.
+ */
+
+export type CheckoutOutcome =
+  | { placed: true; orderId: string; orderNumber: number }
+  | {
+      placed: false;
+      /** By form field: what to fix there. */
+      errors: CheckoutErrors;
+      /** About the order as a whole (the cart, the stock). */
+      message?: string;
+      /** The cart without lines that can no longer be bought, when some were dropped. */
+      cart?: Cart;
+    };
+
+/** A refusal found inside the transaction: it rolls back, and the shopper is told `message`. */
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly cart?: Cart,
+  ) {
+    super(message);
+  }
+}
+
+/** Why this cart cannot be ordered as it stands, if it cannot. */
+function cartProblem(view: CartView): Refused | undefined {
+  if (view.dropped.length) {
+    return new Refused(
+      `${view.dropped.join(', ')} can no longer be bought here and left your cart. Check your cart and order again.`,
+      view.cart,
+    );
+  }
+  if (view.items.length === 0) return new Refused('Your cart is empty.');
+  const short = view.items.find((i) => i.shortage);
+  return short ? new Refused(short.shortage!) : undefined;
+}
+
+function draftOf(
+  deps: OrderDeps,
+  currency: string,
+  view: CartView,
+  form: CheckoutForm,
+  card: { brand: CardBrand },
+): OrderDraft {
+  const now = deps.clock.now();
+  const address = addressOf(form);
+  const shipping = standardShippingMinor(currency);
+  const grandTotal = view.subtotalMinor + shipping;
+  return {
+    channel: 'web',
+    channelName: 'Emporium',
+    externalOrderReference: null,
+    createdOn: null,
+    placedOn: now,
+    // Paid with a test card: a test-mode payment, as the platform marks one.
+    testmode: true,
+    customerEmail: form.email.trim(),
+    billingAddress: address,
+    shippingAddress: address,
+    // The catalog's prices, read in this transaction: never the cookie's, which holds none.
+    lines: view.items.map((item) => ({
+      lineItemType: 'PHYSICAL_PRODUCT',
+      variantId: item.variantId,
+      title: null,
+      quantity: item.quantity,
+      unitPricePaidMinor: item.unitPriceMinor,
+      customizations: null,
+    })),
+    internalNotes: [],
+    shippingLines: [{ method: 'Standard shipping', amountMinor: shipping }],
+    discountLines: [],
+    formSubmission: null,
+    subtotalMinor: view.subtotalMinor,
+    shippingTotalMinor: shipping,
+    discountTotalMinor: 0,
+    taxTotalMinor: 0,
+    refundedTotalMinor: 0,
+    grandTotalMinor: grandTotal,
+    priceTaxInterpretation: 'EXCLUSIVE',
+    paymentState: 'PAID',
+    fulfillmentStatus: 'PENDING',
+    fulfilledOn: null,
+    fulfillments: [],
+    shippingOptionName: 'Standard shipping',
+    shippingOptionServiceType: null,
+    payment: {
+      provider: 'STRIPE',
+      creditCardType: card.brand,
+      externalTransactionId: `ch_test_${deps.ids.objectId()}`,
+      paidOn: now,
+      processingFeeMinor: cardFeeMinor(grandTotal, currency),
+    },
+    deductStock: true,
+  };
+}
+
+/**
+ * Checks the form, "charges" the test card and places the order. Any refusal (a field, a
+ * declined card, a sold-out item) changes nothing; the shopper's cart stays as it was unless a
+ * line could no longer be bought at all.
+ */
+export async function checkout(
+  deps: OrderDeps,
+  website: { id: string; currency: string },
+  cart: Cart,
+  form: CheckoutForm,
+): Promise<CheckoutOutcome> {
+  const card = { number: form.cardNumber, expiry: form.cardExpiry, cvc: form.cardCvc };
+  const now = deps.clock.now();
+  const errors = { ...buyerErrors(form), ...cardErrors(card, now) };
+  if (cart.length === 0) return { placed: false, errors, message: 'Your cart is empty.' };
+  if (Object.keys(errors).length > 0) return { placed: false, errors };
+  const charge = chargeTestCard(card, now);
+  if (!charge.paid) return { placed: false, errors: charge.errors };
+
+  try {
+    const placed = await deps.db.transaction().execute(async (trx) => {
+      const view = await viewCart(trx, website.id, cart);
+      const problem = cartProblem(view);
+      if (problem) throw problem;
+      return placeOrder(trx, deps, website, draftOf(deps, website.currency, view, form, charge));
+    });
+    placed.announce();
+    return { placed: true, orderId: placed.order.id, orderNumber: placed.order.orderNumber };
+  } catch (error) {
+    if (error instanceof Refused) {
+      return { placed: false, errors: {}, message: error.message, ...(error.cart && { cart: error.cart }) };
+    }
+    // Another shopper took the last ones between our read and the row locks placeOrder takes.
+    if (error instanceof Conflict && error.subtype === 'INSUFFICIENT_STOCK') {
+      const problem = cartProblem(await viewCart(deps.db, website.id, cart));
+      return {
+        placed: false,
+        errors: {},
+        message: problem?.message ?? 'Sorry, an item in your cart has just sold out.',
+      };
+    }
+    throw error;
+  }
+}
