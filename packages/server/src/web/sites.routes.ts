@@ -4,7 +4,9 @@ import { listConnectedApps } from '../oauth/connected-apps.ts';
 import { revokeAccess } from '../oauth/revocation.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
 import { createStorePage } from '../catalog/store-pages.service.ts';
+import { siteDashboard } from '../commerce/dashboard.service.ts';
 import { createWebsite } from '../owner/websites.service.ts';
+import { dashboardBody } from './dashboard.views.ts';
 import { requireCsrf } from './session.ts';
 import { html, type Html } from './html.ts';
 import { notice, page, sendPage, when } from './layout.ts';
@@ -125,6 +127,7 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
     const { websiteId } = request.params as { websiteId: string };
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
     const apps = await listConnectedApps(deps.db, site.id, deps.clock.now());
+    const dashboard = await siteDashboard(deps, site);
     const events = await deps.db
       .selectFrom('audit_events')
       .leftJoin('oauth_clients', 'oauth_clients.id', 'audit_events.client_id')
@@ -181,10 +184,12 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
       .execute();
     const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
       <p>
-        <a href="/sites/${site.id}/orders">Orders</a> · <a href="/sites/${site.id}/keys">API keys</a> ·
+        <a href="/sites/${site.id}/products">Products</a> · <a href="/sites/${site.id}/orders">Orders</a> ·
+        <a href="/sites/${site.id}/keys">API keys</a> ·
         <a href="/sites/${site.id}/extensions">Extensions</a> ·
         <a href="/sites/${site.id}/webhooks">Webhooks</a>
       </p>
+      ${dashboardBody(site, dashboard)}
       <h2>Store pages</h2>
       <ul>
         ${pages.map((storePage) => html`<li>${storePage.title} <span class="meta">/${storePage.url_slug}</span></li>`)}
