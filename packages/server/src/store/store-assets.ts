@@ -21,7 +21,7 @@ ul.products{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr
 ul.products li a{display:block;color:inherit;text-decoration:none}
 ul.products h2{font-size:1.05rem;margin:.5rem 0 .25rem}
 ul.products li a:hover h2{text-decoration:underline}
-.thumb{aspect-ratio:1;width:100%;object-fit:cover;background:#f0f0f1;border-radius:6px;display:block}
+.thumb{aspect-ratio:1;width:100%;height:auto;object-fit:cover;background:#f0f0f1;border-radius:6px;display:block}
 .noimage{aspect-ratio:1;width:100%;background:#f0f0f1;border-radius:6px;display:grid;place-items:center;color:#50575e}
 .price{font-weight:600}
 .price del{color:#50575e;font-weight:400;margin-left:.4rem}

@@ -1,0 +1,188 @@
+/**
+ * The public store in Chromium, against the service on 127.0.0.1: a store page and a product
+ * page (screenshots in test-output/), the product page used from the keyboard up to "Add to
+ * cart", and axe-core on each page (every violation printed; none serious or critical). Pages
+ * keep their strict Content-Security-Policy: nothing they load may be refused by it. Skipped
+ * without Chromium, like the other browser tests.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { freePort } from '../../src/net.ts';
+import { axeViolations } from '../helpers/axe.ts';
+import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { createProduct, money, multipartFile, physical, variant } from '../helpers/factories.ts';
+import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+
+const skip = skipWithoutChromium;
+
+let ctx: TestContext;
+let origin: string;
+let site: Site;
+let browser: Browser;
+let shirtUrl: string;
+
+/** A product with a picture of one colour, uploaded and processed as an app would. */
+async function product(body: Record<string, unknown>, colour: string, altText: string) {
+  const created = await createProduct(site, physical(site, { isVisible: true, ...body }));
+  const bytes = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
+  const url = `/1.1/commerce/products/${created.id}/images`;
+  const upload = await site.call({ method: 'POST', url, ...multipartFile('file', 'photo.png', bytes) });
+  assert.equal(upload.statusCode, 202, upload.body);
+  const { imageId } = upload.json();
+  await ctx.imageProcessed(imageId);
+  const alt = await site.call({ method: 'POST', url: `${url}/${imageId}`, payload: { altText } });
+  assert.equal(alt.statusCode, 200, alt.body);
+  return created;
+}
+
+before(async () => {
+  if (skip) return;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  ctx = await testApp({ logLevel: 'silent', authUrl: origin, imageWorkers: 1 });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  site = await ctx.site();
+  await product(
+    {
+      name: 'Stoneware Mug',
+      variants: [variant('MUG', { stock: { quantity: 0 }, pricing: { basePrice: money('18.00') } })],
+    },
+    '#4a6fa5',
+    'A blue stoneware mug',
+  );
+  await product(
+    {
+      name: 'Canvas Tote',
+      variants: [
+        variant('TOTE', {
+          stock: { quantity: 3 },
+          pricing: { basePrice: money('30.00'), salePrice: money('24.00'), onSale: true },
+        }),
+      ],
+    },
+    '#c9a66b',
+    'A sand-coloured canvas tote bag',
+  );
+  const shirt = await product(
+    {
+      name: 'Linen Shirt',
+      description: '<p>Breathable <strong>linen</strong>, cut loose for summer.</p>',
+      seoOptions: { title: 'Linen Shirt for Summer', description: 'A loose linen shirt.' },
+      variantAttributes: ['Size'],
+      variants: ['S', 'M', 'L'].map((size, i) =>
+        variant(`SHIRT-${size}`, {
+          attributes: { Size: size },
+          stock: { quantity: [0, 2, 40][i] },
+          pricing: { basePrice: money('39.00') },
+        }),
+      ),
+    },
+    '#e8e2d0',
+    'A cream linen shirt on a hanger',
+  );
+  shirtUrl = new URL(shirt.url).pathname;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+});
+after(async () => {
+  if (skip) return;
+  await browser?.close();
+  await ctx?.close();
+});
+
+async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  t.diagnostic(`screenshot: ${file}`);
+}
+
+/** A page that records what its Content-Security-Policy refused. */
+async function storePage(refused: string[]): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  return page;
+}
+
+test(
+  'the store page: products with pictures, prices, a sale and "Sold out"; no axe violations',
+  { skip, timeout: 90_000 },
+  async (t) => {
+    const refused: string[] = [];
+    const page = await storePage(refused);
+    await page.goto(`${origin}/s/${site.websiteId}`);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Test Store');
+    assert.deepEqual(await axeViolations(page, t, 'the store front'), []);
+    await page.getByRole('link', { name: 'Shop' }).click();
+    await page.waitForURL(`${origin}/s/${site.websiteId}/shop`);
+    const names = await page.getByRole('heading', { level: 2 }).allTextContents();
+    assert.deepEqual(names, ['Linen Shirt', 'Canvas Tote', 'Stoneware Mug']);
+    const mug = page.getByRole('listitem').filter({ hasText: 'Stoneware Mug' });
+    assert.match((await mug.textContent()) ?? '', /Sold out/);
+    const tote = page.getByRole('listitem').filter({ hasText: 'Canvas Tote' });
+    assert.match((await tote.textContent()) ?? '', /Sale price \$24\.00\s*was \$30\.00/);
+    // Every picture loaded, from this origin, under the page's policy.
+    await page.waitForLoadState('load');
+    const loaded = await page.$$eval('img', (images) => images.map((i) => i.complete && i.naturalWidth > 0));
+    assert.deepEqual(loaded, [true, true, true]);
+    await screenshot(page, 'store-page', t);
+    assert.deepEqual(await axeViolations(page, t, 'the store page'), []);
+    assert.deepEqual(refused, []);
+    await page.close();
+  },
+);
+
+test(
+  'the product page: from the keyboard to "Add to cart"; no axe violations',
+  { skip, timeout: 90_000 },
+  async (t) => {
+    const refused: string[] = [];
+    const page = await storePage(refused);
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await page.goto(`${origin}${shirtUrl}`);
+    assert.equal(await page.title(), 'Linen Shirt for Summer');
+    await page.waitForLoadState('load');
+    const image = page.getByRole('img', { name: 'A cream linen shirt on a hanger' });
+    // The browser chose a file from the srcset, not the original upload.
+    assert.match((await image.evaluate((i: HTMLImageElement) => i.currentSrc)) ?? '', /\?format=\d+w$/);
+    // The first Tab reaches the skip link; Tab goes on to the size, the quantity and the button.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+    const select = page.getByLabel('Size');
+    assert.equal(
+      await select.inputValue(),
+      await select.locator('option', { hasText: 'M ·' }).getAttribute('value'),
+    );
+    const focused: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      const label = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el
+          ? `${el.tagName.toLowerCase()}:${(el.getAttribute('name') ?? el.textContent ?? '').trim()}`
+          : '';
+      });
+      focused.push(label);
+      if (label === 'button:Add to cart') break;
+    }
+    assert.equal(focused.at(-1), 'button:Add to cart', focused.join(' > '));
+    assert.ok(
+      focused.includes('select:variantId') && focused.includes('input:quantity'),
+      focused.join(' > '),
+    );
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    assert.equal(outline, 'solid', 'the focused button shows its focus');
+    await screenshot(page, 'product-page', t);
+    assert.deepEqual(await axeViolations(page, t, 'the product page'), []);
+    assert.deepEqual(refused, []);
+    await page.close();
+  },
+);
