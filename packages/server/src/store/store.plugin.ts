@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.ts';
+import { cartRoutes } from './cart.routes.ts';
 import { loadStoreCsrf } from './csrf.ts';
 import { sendStorePage, storeNotice, storePage } from './layout.ts';
 import { registerStoreAssets } from './store-assets.ts';
@@ -52,6 +53,7 @@ export const storefront: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
       store.setErrorHandler(storeErrorHandler);
       store.setNotFoundHandler((_request, reply) => sendStorePage(reply, 404, notFoundPage()));
       await store.register(storeRoutes, { deps });
+      await store.register(cartRoutes, { deps });
       // The cart and checkout register here: `await store.register(cartRoutes, { deps });`,
       // with paths relative to /s (`/:websiteId/cart`).
     },

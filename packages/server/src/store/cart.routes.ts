@@ -1,0 +1,107 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { websitePath } from '../catalog/store-urls.ts';
+import { serverSecret } from '../db/server-secrets.ts';
+import { DomainError } from '../errors.ts';
+import { field } from '../web/web-deps.ts';
+import {
+  readCart,
+  STORE_PARAMS,
+  storeOf,
+  writeCart,
+  type CookieKeys,
+  type StoreParams,
+} from './cart-pages.ts';
+import { addToCart, viewCart } from './cart.service.ts';
+import { cartKey, parseQuantity, removeLine, setQuantity, type Cart } from './cart.ts';
+import { cartBody, quantityField } from './cart.views.ts';
+import { checkoutRoutes } from './checkout.routes.ts';
+import { receiptKey } from './checkout-receipt.ts';
+import { requireStoreCsrf } from './csrf.ts';
+import { sendStorePage, storePage } from './layout.ts';
+import type { StoreRow } from './store.repo.ts';
+import type { StoreDeps } from './store-deps.ts';
+
+/**
+ * /s/<websiteId>/cart: the shopper's cart, kept in a cookie (cart.ts). Adding comes from a
+ * product page's form; the cart page changes quantities and removes lines. Every post carries
+ * the store's CSRF token. The checkout's routes (checkout.routes.ts) share the cookie keys.
+ */
+export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, { deps }) => {
+  // One secret of the server's for every instance (db/server-secrets.ts), split by use.
+  const secret = await serverSecret(deps.api.db, 'storefront');
+  const keys: CookieKeys = { cart: cartKey(secret), receipt: receiptKey(secret), secure: deps.secure };
+
+  async function showCart(
+    reply: FastifyReply,
+    store: StoreRow,
+    cart: Cart,
+    csrf: string,
+    status = 200,
+    error?: string,
+  ) {
+    const view = await viewCart(deps.api.db, store.id, cart);
+    if (view.dropped.length) writeCart(reply, keys, store.id, view.cart);
+    const info = view.dropped.length
+      ? `${view.dropped.join(', ')} can no longer be bought here and left your cart.`
+      : undefined;
+    const body = cartBody({ websiteId: store.id, currency: store.currency, csrf, view, error, info });
+    return sendStorePage(
+      reply,
+      status,
+      storePage({ websiteId: store.id, title: store.title }, 'Your cart', body),
+    );
+  }
+
+  app.get<{ Params: StoreParams }>('/:websiteId/cart', { schema: STORE_PARAMS }, async (request, reply) => {
+    const store = await storeOf(deps, request.params.websiteId);
+    return showCart(reply, store, readCart(request, keys, store.id), request.storeCsrf);
+  });
+
+  app.post<{ Params: StoreParams }>('/:websiteId/cart', { schema: STORE_PARAMS }, async (request, reply) => {
+    requireStoreCsrf(request);
+    const store = await storeOf(deps, request.params.websiteId);
+    const cart = readCart(request, keys, store.id);
+    try {
+      const quantityText = field(request.body, 'quantity');
+      const quantity = quantityText === '' ? 1 : parseQuantity(quantityText);
+      const added = await addToCart(deps.api.db, store.id, cart, field(request.body, 'variantId'), quantity);
+      writeCart(reply, keys, store.id, added);
+      return reply.redirect(`${websitePath(store.id)}/cart`, 303);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return showCart(reply, store, cart, request.storeCsrf, error.status, error.message);
+    }
+  });
+
+  app.post<{ Params: StoreParams }>(
+    '/:websiteId/cart/lines',
+    { schema: STORE_PARAMS },
+    async (request, reply) => {
+      requireStoreCsrf(request);
+      const store = await storeOf(deps, request.params.websiteId);
+      const cart = readCart(request, keys, store.id);
+      const remove = field(request.body, 'remove');
+      let changed = remove ? removeLine(cart, remove) : cart;
+      if (!remove) {
+        try {
+          // Every quantity is checked before any applies: one bad field changes nothing.
+          for (const line of cart) {
+            const text = field(request.body, quantityField(line.variantId));
+            if (text.trim() === '') continue;
+            changed =
+              text.trim() === '0'
+                ? removeLine(changed, line.variantId)
+                : setQuantity(changed, line.variantId, parseQuantity(text));
+          }
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          return showCart(reply, store, cart, request.storeCsrf, error.status, error.message);
+        }
+      }
+      writeCart(reply, keys, store.id, changed);
+      return reply.redirect(`${websitePath(store.id)}/cart`, 303);
+    },
+  );
+
+  await app.register(checkoutRoutes, { deps, keys });
+};

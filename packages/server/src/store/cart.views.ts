@@ -1,0 +1,115 @@
+import { websitePath } from '../catalog/store-urls.ts';
+import { html, type Html } from '../web/html.ts';
+import type { CartItem, CartView } from './cart.service.ts';
+import { MAX_QUANTITY } from './cart.ts';
+import { csrfFieldFor } from './csrf.ts';
+import { storeNotice } from './layout.ts';
+import { money, priceTag, type Price } from './store-format.ts';
+
+/** The cart page: its lines with a quantity to change and a Remove button each, and the subtotal. */
+
+export interface CartPage {
+  websiteId: string;
+  currency: string;
+  csrf: string;
+  view: Pick<CartView, 'items' | 'subtotalMinor'>;
+  error?: string;
+  info?: string;
+}
+
+/** The quantity field of a line: `quantity.<variantId>`, one per line in the one update form. */
+export const quantityField = (variantId: string) => `quantity.${variantId}`;
+
+export function itemPrice(item: CartItem, currency: string): Price {
+  return item.onSale
+    ? { minor: item.unitPriceMinor, wasMinor: item.basePriceMinor, currency }
+    : { minor: item.unitPriceMinor, currency };
+}
+
+/** The item's name, linked to its product page, with the chosen variant's values below. */
+export function itemLabel(item: CartItem): Html {
+  return html`<a href="${item.path}">${item.productName}</a>
+    ${item.options.map((o) => html`<br /><span class="meta">${o.name}: ${o.value}</span>`)}`;
+}
+
+function row(item: CartItem, page: CartPage): Html {
+  const id = `q-${item.variantId}`;
+  return html`<tr>
+    <td>
+      ${itemLabel(item)}
+      ${item.shortage ? html`<br /><strong class="sale" role="alert">${item.shortage}</strong>` : ''}
+    </td>
+    <td>${priceTag(itemPrice(item, page.currency))}</td>
+    <td>
+      <label for="${id}" class="visually-hidden">Quantity of ${item.name}</label>
+      <input
+        id="${id}"
+        type="number"
+        name="${quantityField(item.variantId)}"
+        value="${item.quantity}"
+        min="0"
+        max="${MAX_QUANTITY}"
+        inputmode="numeric"
+        size="3"
+      />
+    </td>
+    <td>${money(item.lineTotalMinor, page.currency)}</td>
+    <td>
+      <button type="submit" form="remove-${item.variantId}" class="link">
+        Remove<span class="visually-hidden"> ${item.name}</span>
+      </button>
+    </td>
+  </tr>`;
+}
+
+export function cartBody(page: CartPage): Html {
+  const root = websitePath(page.websiteId);
+  const { items, subtotalMinor } = page.view;
+  const notices = html`${storeNotice(page.error)} ${storeNotice(page.info, 'info')}`;
+  if (items.length === 0) {
+    return html`${notices}
+      <p>Your cart is empty.</p>
+      <p><a href="${root}">Continue shopping</a></p>`;
+  }
+  const csrf = csrfFieldFor(page.csrf);
+  return html`${notices}
+    <form id="cart-update" method="post" action="${root}/cart/lines">
+      ${csrf}
+      <div class="scroll">
+        <table>
+          <caption class="visually-hidden">
+            Items in your cart
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Price</th>
+              <th scope="col">Quantity</th>
+              <th scope="col">Total</th>
+              <th scope="col"><span class="visually-hidden">Remove</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${items.map((item) => row(item, page))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colspan="3">Subtotal</th>
+              <td>${money(subtotalMinor, page.currency)}</td>
+              <td></td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <p class="meta">A quantity of 0 removes the item. Shipping is added at checkout.</p>
+      <p><button type="submit" name="action" value="update">Update cart</button></p>
+    </form>
+    ${items.map(
+      (item) =>
+        html`<form id="remove-${item.variantId}" method="post" action="${root}/cart/lines">
+          ${csrf}<input type="hidden" name="remove" value="${item.variantId}" />
+        </form>`,
+    )}
+    <p><a class="button" href="${root}/checkout">Check out</a></p>
+    <p><a href="${root}">Continue shopping</a></p>`;
+}

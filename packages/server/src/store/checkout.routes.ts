@@ -1,0 +1,139 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { websitePath } from '../catalog/store-urls.ts';
+import { findOrder } from '../commerce/orders.read.ts';
+import { standardShippingMinor } from '../commerce/sample-order.ts';
+import { NotFound } from '../errors.ts';
+import type { Html } from '../web/html.ts';
+import {
+  cookieOptions,
+  readCart,
+  STORE_PARAMS,
+  storeOf,
+  writeCart,
+  type CookieKeys,
+  type StoreParams,
+} from './cart-pages.ts';
+import { viewCart } from './cart.service.ts';
+import { cartBody } from './cart.views.ts';
+import { blankForm, formFrom } from './checkout-form.ts';
+import { encodeReceipt, holdsReceipt, RECEIPT_COOKIE } from './checkout-receipt.ts';
+import { checkout } from './checkout.service.ts';
+import { checkoutBody, confirmationBody } from './checkout.views.ts';
+import { requireStoreCsrf } from './csrf.ts';
+import { storePage } from './layout.ts';
+import type { StoreDeps } from './store-deps.ts';
+
+/** A day: long enough to come back to the confirmation, short for a shared computer. */
+const RECEIPT_SECONDS = 24 * 3600;
+
+/**
+ * Pages with what a shopper typed into the checkout or their address: kept by no cache, the
+ * browser's included.
+ */
+function sendPrivatePage(reply: FastifyReply, status: number, body: Html) {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(body.value);
+}
+
+/**
+ * /s/<websiteId>/checkout: the form, the order placed from the cart (checkout.service.ts), and
+ * the confirmation, shown only to the browser that placed the order (checkout-receipt.ts).
+ */
+export const checkoutRoutes: FastifyPluginAsync<{ deps: StoreDeps; keys: CookieKeys }> = async (
+  app,
+  { deps, keys },
+) => {
+  app.get<{ Params: StoreParams }>(
+    '/:websiteId/checkout',
+    { schema: STORE_PARAMS },
+    async (request, reply) => {
+      const store = await storeOf(deps, request.params.websiteId);
+      const view = await viewCart(deps.api.db, store.id, readCart(request, keys, store.id));
+      if (view.items.length === 0) return reply.redirect(`${websitePath(store.id)}/cart`, 303);
+      if (view.dropped.length) writeCart(reply, keys, store.id, view.cart);
+      const body = checkoutBody({
+        websiteId: store.id,
+        currency: store.currency,
+        csrf: request.storeCsrf,
+        view,
+        shippingMinor: standardShippingMinor(store.currency),
+        form: blankForm(),
+        errors: {},
+        message: view.items.find((i) => i.shortage)?.shortage,
+      });
+      return sendPrivatePage(
+        reply,
+        200,
+        storePage({ websiteId: store.id, title: store.title }, 'Checkout', body),
+      );
+    },
+  );
+
+  app.post<{ Params: StoreParams }>(
+    '/:websiteId/checkout',
+    { schema: STORE_PARAMS },
+    async (request, reply) => {
+      requireStoreCsrf(request);
+      const store = await storeOf(deps, request.params.websiteId);
+      const cart = readCart(request, keys, store.id);
+      const form = formFrom(request.body);
+      const outcome = await checkout(deps.api, store, cart, form);
+      const frame = { websiteId: store.id, title: store.title };
+      if (outcome.placed) {
+        writeCart(reply, keys, store.id, []);
+        reply.setCookie(
+          RECEIPT_COOKIE,
+          encodeReceipt(keys.receipt, store.id, outcome.orderId),
+          cookieOptions(keys, store.id, RECEIPT_SECONDS),
+        );
+        return reply.redirect(`${websitePath(store.id)}/checkout/orders/${outcome.orderId}`, 303);
+      }
+      if (outcome.cart) writeCart(reply, keys, store.id, outcome.cart);
+      const view = await viewCart(deps.api.db, store.id, outcome.cart ?? cart);
+      const status = Object.keys(outcome.errors).length ? 400 : 409;
+      if (view.items.length === 0) {
+        const body = cartBody({
+          websiteId: store.id,
+          currency: store.currency,
+          csrf: request.storeCsrf,
+          view,
+          error: outcome.message,
+        });
+        return sendPrivatePage(reply, status, storePage(frame, 'Your cart', body));
+      }
+      const body = checkoutBody({
+        websiteId: store.id,
+        currency: store.currency,
+        csrf: request.storeCsrf,
+        view,
+        shippingMinor: standardShippingMinor(store.currency),
+        form,
+        errors: outcome.errors,
+        message: outcome.message,
+      });
+      return sendPrivatePage(reply, status, storePage(frame, 'Checkout', body));
+    },
+  );
+
+  app.get<{ Params: StoreParams & { orderId: string } }>(
+    '/:websiteId/checkout/orders/:orderId',
+    { schema: STORE_PARAMS },
+    async (request, reply) => {
+      const { websiteId, orderId } = request.params;
+      const store = await storeOf(deps, websiteId);
+      if (!holdsReceipt(keys.receipt, store.id, orderId, request.cookies[RECEIPT_COOKIE])) {
+        throw new NotFound('There is no order to show at this address.');
+      }
+      const order = await findOrder(deps.api, store.id, orderId);
+      const title = 'Order confirmed';
+      return sendPrivatePage(
+        reply,
+        200,
+        storePage({ websiteId: store.id, title: store.title }, title, confirmationBody(store.id, order)),
+      );
+    },
+  );
+};

@@ -1,0 +1,210 @@
+import { toMinorUnits, type Money } from '../catalog/money.ts';
+import { websitePath } from '../catalog/store-urls.ts';
+import type { OwnerOrder } from '../commerce/orders.read.ts';
+import { html, type Html } from '../web/html.ts';
+import type { CartView } from './cart.service.ts';
+import { itemLabel } from './cart.views.ts';
+import { COUNTRIES, type CheckoutErrors, type CheckoutField, type CheckoutForm } from './checkout-form.ts';
+import { csrfFieldFor } from './csrf.ts';
+import { storeNotice } from './layout.ts';
+import { money } from './store-format.ts';
+
+/** The checkout form with the order's summary, and the confirmation of a placed order. */
+
+export interface CheckoutPage {
+  websiteId: string;
+  currency: string;
+  csrf: string;
+  view: Pick<CartView, 'items' | 'subtotalMinor'>;
+  shippingMinor: number;
+  form: CheckoutForm;
+  errors: CheckoutErrors;
+  message?: string;
+}
+
+interface FieldSpec {
+  label: string;
+  type?: 'text' | 'email';
+  autocomplete: string;
+  optional?: boolean;
+  inputmode?: 'numeric' | 'tel';
+  placeholder?: string;
+}
+
+const SPECS: Record<Exclude<CheckoutField, 'countryCode'>, FieldSpec> = {
+  email: { label: 'E-mail', type: 'email', autocomplete: 'email' },
+  firstName: { label: 'First name', autocomplete: 'shipping given-name' },
+  lastName: { label: 'Last name', autocomplete: 'shipping family-name' },
+  address1: { label: 'Street address', autocomplete: 'shipping address-line1' },
+  address2: { label: 'Apartment, suite, etc.', autocomplete: 'shipping address-line2', optional: true },
+  city: { label: 'Town or city', autocomplete: 'shipping address-level2' },
+  state: { label: 'State or province', autocomplete: 'shipping address-level1', optional: true },
+  postalCode: { label: 'Postal code', autocomplete: 'shipping postal-code' },
+  // A text input: the store's stylesheet styles text fields, and inputmode brings the phone keypad.
+  phone: { label: 'Phone', autocomplete: 'shipping tel', inputmode: 'tel', optional: true },
+  cardNumber: { label: 'Card number', autocomplete: 'cc-number', inputmode: 'numeric' },
+  cardExpiry: { label: 'Expiry date (MM/YY)', autocomplete: 'cc-exp', placeholder: 'MM/YY' },
+  cardCvc: { label: 'Security code (CVC)', autocomplete: 'cc-csc', inputmode: 'numeric' },
+};
+
+/** A labelled field, its error under it and tied to it, so a screen reader reads both. */
+function field(name: Exclude<CheckoutField, 'countryCode'>, page: CheckoutPage): Html {
+  const spec = SPECS[name];
+  const error = page.errors[name];
+  const id = `f-${name}`;
+  // The security code is never sent back: the shopper types it again.
+  const value = name === 'cardCvc' ? '' : page.form[name];
+  return html`<div class="field">
+    <label for="${id}"
+      ><span>${spec.label}${spec.optional ? html` <span class="meta">(optional)</span>` : ''}</span></label
+    >
+    <input
+      id="${id}"
+      name="${name}"
+      type="${spec.type ?? 'text'}"
+      value="${value}"
+      autocomplete="${spec.autocomplete}"
+      ${spec.inputmode ? html`inputmode="${spec.inputmode}"` : ''}
+      ${spec.placeholder ? html`placeholder="${spec.placeholder}"` : ''}
+      ${spec.optional ? '' : html`required`}
+      ${error ? html`aria-invalid="true" aria-describedby="${id}-error"` : ''}
+    />
+    ${error ? html`<p class="field-error sale" id="${id}-error">${error}</p>` : ''}
+  </div>`;
+}
+
+function countryField(page: CheckoutPage): Html {
+  const error = page.errors.countryCode;
+  return html`<div class="field">
+    <label for="f-countryCode">Country</label>
+    <select
+      id="f-countryCode"
+      name="countryCode"
+      autocomplete="shipping country"
+      required
+      ${error ? html`aria-invalid="true" aria-describedby="f-countryCode-error"` : ''}
+    >
+      ${COUNTRIES.map(
+        ([code, name]) =>
+          html`<option value="${code}" ${code === page.form.countryCode ? html`selected` : ''}>
+            ${name}
+          </option>`,
+      )}
+    </select>
+    ${error ? html`<p class="field-error sale" id="f-countryCode-error">${error}</p>` : ''}
+  </div>`;
+}
+
+function summary(page: CheckoutPage): Html {
+  const total = page.view.subtotalMinor + page.shippingMinor;
+  const amount = (minor: number) => money(minor, page.currency);
+  return html`<div class="scroll">
+    <table>
+      <caption class="visually-hidden">
+        Items in your order
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Item</th>
+          <th scope="col">Quantity</th>
+          <th scope="col">Total</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${page.view.items.map(
+          (item) =>
+            html`<tr>
+              <td>${itemLabel(item)}</td>
+              <td>${item.quantity}</td>
+              <td>${amount(item.lineTotalMinor)}</td>
+            </tr>`,
+        )}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" colspan="2">Subtotal</th>
+          <td>${amount(page.view.subtotalMinor)}</td>
+        </tr>
+        <tr>
+          <th scope="row" colspan="2">Shipping</th>
+          <td>${amount(page.shippingMinor)}</td>
+        </tr>
+        <tr>
+          <th scope="row" colspan="2">Total</th>
+          <td><strong>${amount(total)}</strong></td>
+        </tr>
+      </tfoot>
+    </table>
+  </div>`;
+}
+
+export function checkoutBody(page: CheckoutPage): Html {
+  const root = websitePath(page.websiteId);
+  const hasErrors = Object.keys(page.errors).length > 0;
+  return html`${storeNotice(page.message)}
+    ${hasErrors ? storeNotice('Some details need a fix: see the messages by the fields below.') : ''}
+    <h2>Your order</h2>
+    ${summary(page)}
+    <p><a href="${root}/cart">Change your cart</a></p>
+    <form method="post" action="${root}/checkout" class="checkout">
+      ${csrfFieldFor(page.csrf)}
+      <fieldset>
+        <legend>Contact</legend>
+        ${field('email', page)}
+      </fieldset>
+      <fieldset>
+        <legend>Shipping address</legend>
+        ${field('firstName', page)} ${field('lastName', page)} ${field('address1', page)}
+        ${field('address2', page)} ${field('city', page)} ${field('state', page)} ${field('postalCode', page)}
+        ${countryField(page)} ${field('phone', page)}
+      </fieldset>
+      <fieldset>
+        <legend>Payment</legend>
+        <p class="meta" id="test-mode">
+          This store is in test mode: no card is charged. Pay with the test card 4242 4242 4242 4242, any
+          future expiry date and any 3-digit CVC; 4000 0000 0000 0002 is declined.
+        </p>
+        ${field('cardNumber', page)} ${field('cardExpiry', page)} ${field('cardCvc', page)}
+      </fieldset>
+      <p><button type="submit">Place order</button></p>
+    </form>`;
+}
+
+const addressLines = (a: OwnerOrder['shippingAddress']) =>
+  a
+    ? [
+        [a.firstName, a.lastName].filter(Boolean).join(' '),
+        a.address1,
+        a.address2,
+        [a.postalCode, a.city, a.state].filter(Boolean).join(' '),
+        COUNTRIES.find(([code]) => code === a.countryCode)?.[1] ?? a.countryCode,
+      ].filter((line): line is string => !!line)
+    : [];
+
+/** The confirmation: the order's number first, what was bought, where it goes. */
+export function confirmationBody(websiteId: string, order: OwnerOrder): Html {
+  const root = websitePath(websiteId);
+  const amount = (m: Money) => money(toMinorUnits(m, m.currency, 'amount'), m.currency);
+  return html`${storeNotice(`Thank you! Your order number is ${order.orderNumber}.`, 'info')}
+    <p>Order number: <strong class="order-number">${order.orderNumber}</strong></p>
+    <h2>What you ordered</h2>
+    <ul>
+      ${order.lineItems.map(
+        (line) =>
+          html`<li>
+            ${line.quantity} × ${line.productName}
+            ${(line.variantOptions ?? []).map((o) => html`<span class="meta">· ${o.optionName}: ${o.value}</span>`)}
+          </li>`,
+      )}
+    </ul>
+    <p>
+      Total paid:
+      <strong>${amount(order.grandTotal)}</strong>${order.testmode ? ' (test mode: no card was charged)' : ''}
+    </p>
+    <h2>Shipping to</h2>
+    <address>
+      ${addressLines(order.shippingAddress).map((line, i) => html`${i ? html`<br />` : ''}${line}`)}
+    </address>
+    <p>Placed with the e-mail address ${order.customerEmail}.</p>
+    <p><a href="${root}">Continue shopping</a></p>`;
+}

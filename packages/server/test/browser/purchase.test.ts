@@ -1,0 +1,164 @@
+/**
+ * A whole purchase in a real browser: Debian's Chromium driven by playwright-core, against the
+ * service listening on 127.0.0.1. A shopper goes from a product page through the cart and the
+ * checkout (by keyboard) to the confirmation; an app subscribed to order.create hears of the
+ * order at a test receiver. Screenshots of the cart, the checkout and the confirmation go to
+ * test-output/screenshots, axe-core's findings into the test's output. Without Chromium the
+ * tests are skipped with a message saying so.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../../src/net.ts';
+import { axeViolations } from '../helpers/axe.ts';
+import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { shirt, stockOf } from '../helpers/shopper.ts';
+import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import { connectApp, Receiver } from '../helpers/webhooks.ts';
+
+const skip = skipWithoutChromium;
+
+let ctx: TestContext;
+let origin: string;
+let browser: Browser;
+let receiver: Receiver;
+
+before(async () => {
+  if (skip) return;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  ctx = await testApp({ logLevel: 'silent', webhookWorkers: 1 });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  receiver = await new Receiver().start();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+});
+after(async () => {
+  if (skip) return;
+  await browser.close();
+  await receiver.stop();
+  await ctx.close();
+});
+
+type Diagnostics = { diagnostic(message: string): void };
+
+async function screenshot(page: Page, name: string, t: Diagnostics) {
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  t.diagnostic(`screenshot: ${file}`);
+}
+
+/** axe-core on the page: its findings printed, none serious or critical. */
+async function accessible(page: Page, t: Diagnostics, label: string) {
+  const failing = await axeViolations(page, t, label);
+  assert.deepEqual(failing, [], `${label}: ${JSON.stringify(failing)}`);
+}
+
+/** Tabs from the top of the page until the element named `name` has the focus. */
+async function tabTo(page: Page, name: string) {
+  await page.locator('body').focus();
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    if (focused === name) return;
+  }
+  assert.fail(`${name} cannot be reached with the Tab key`);
+}
+
+/** Types into the focused field, then moves on with Tab, as a keyboard user fills a form. */
+async function typeAndTab(page: Page, value: string) {
+  if (value) await page.keyboard.type(value);
+  await page.keyboard.press('Tab');
+}
+
+describe('a purchase in Chromium', { skip }, () => {
+  let site: Site;
+  let productPath = '';
+  let small = '';
+
+  before(async () => {
+    if (skip) return;
+    const app = await connectApp(ctx, ['website.products', 'website.orders']);
+    site = app.site;
+    const res = await app.call('POST', '/1.0/webhook_subscriptions', {
+      endpointUrl: receiver.url,
+      topics: ['order.create'],
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const created = await shirt(site, 3);
+    small = created.small;
+    productPath = new URL(created.product.url).pathname;
+  });
+
+  test('from the product page through the cart and the checkout to the order number', async (t) => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${origin}${productPath}`);
+    await page.getByLabel('Size').selectOption({ index: 0 });
+    await page.getByLabel('Quantity').fill('2');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+
+    await page.waitForURL(`${origin}/s/${site.websiteId}/cart`);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Your cart');
+    assert.match((await page.textContent('main')) ?? '', /Subtotal\s*\$30\.00/);
+    await screenshot(page, 'store-cart', t);
+    await accessible(page, t, 'the cart');
+
+    // Change the quantity by keyboard: type it, then Enter submits the update form.
+    await page.getByLabel('Quantity of Linen shirt (S)').fill('1');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${origin}/s/${site.websiteId}/cart`);
+    assert.match((await page.textContent('main')) ?? '', /Subtotal\s*\$15\.00/);
+
+    await tabTo(page, 'Check out');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${origin}/s/${site.websiteId}/checkout`);
+    await page.getByLabel('E-mail').focus();
+    for (const value of [
+      'ada@example.com',
+      'Ada',
+      'Lovelace',
+      '12 Analytical Way',
+      '',
+      'Portland',
+      'OR',
+      '97205',
+    ]) {
+      await typeAndTab(page, value);
+    }
+    await typeAndTab(page, ''); // the country: United States, as chosen
+    await typeAndTab(page, ''); // the phone, optional
+    for (const value of ['4000 0000 0000 0002', '12/30', '123']) await typeAndTab(page, value);
+    await page.keyboard.press('Enter'); // the focus is on "Place order"
+
+    await page.waitForSelector('#f-cardNumber-error');
+    assert.equal(await page.textContent('#f-cardNumber-error'), 'Your card was declined.');
+    assert.equal(await page.getByLabel('E-mail').inputValue(), 'ada@example.com', 'the values are kept');
+    await screenshot(page, 'store-checkout-declined', t);
+    await accessible(page, t, 'the checkout with a declined card');
+    assert.equal(await stockOf(site, small), 3, 'a declined card takes nothing');
+
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Security code (CVC)').fill('123');
+    const notified = receiver.got(1);
+    await page.getByRole('button', { name: 'Place order' }).click();
+
+    await page.waitForURL(new RegExp(`/s/${site.websiteId}/checkout/orders/[0-9a-f]{24}$`));
+    const orderId = page.url().split('/').pop()!;
+    const number = await page.locator('.order-number').textContent();
+    const order = (await site.call({ method: 'GET', url: `/1.0/commerce/orders/${orderId}` })).json();
+    assert.equal(number, String(order.orderNumber));
+    assert.equal(order.channel, 'web');
+    await screenshot(page, 'store-confirmation', t);
+    await accessible(page, t, 'the confirmation');
+
+    const [received] = await notified;
+    assert.equal(received!.json.topic, 'order.create');
+    assert.deepEqual(received!.json.data, { orderId });
+    t.diagnostic(`order.create for order ${order.orderNumber} reached the app's receiver`);
+    assert.equal(await stockOf(site, small), 2);
+    await page.close();
+  });
+});
