@@ -14,6 +14,7 @@ import { randomIds } from './ids.ts';
 import { Jobs } from './jobs/queue.ts';
 import { FileImageStorage } from './media/storage.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
+import { websiteUrl } from './catalog/store-urls.ts';
 import { attemptDelivery, webhookSettings } from './webhooks/delivery.ts';
 import { sweepDeliveries } from './webhooks/delivery-sweep.ts';
 
@@ -33,6 +34,7 @@ function printDemo(demo: DemoSite, baseUrl: string, authUrl: string): void {
       `  owner     ${demo.email}`,
       `  password  ${demo.password}   (sign in at ${authUrl}/login)`,
       `  website   ${demo.websiteId} (store page ${demo.storePageId})`,
+      `  store     ${websiteUrl(baseUrl, demo.websiteId)}`,
       `  API key   ${demo.apiKey}`,
       '',
       `  curl -H "Authorization: Bearer ${demo.apiKey}" -H "User-Agent: curl" ${baseUrl}/1.1/commerce/products`,
