@@ -47,6 +47,8 @@ test('filters by placing days in the site’s time zone, order number and e-mail
   assert.deepEqual(await ids('?to=2026-02-28'), [feb28.id]);
   assert.deepEqual(await ids('?from=2026-03-02'), [mar2.id]);
   assert.deepEqual(await ids('?from=2026-03-01&status=CANCELED'), [mar2.id]);
+  assert.deepEqual(await ids('?status=canceled'), [mar2.id], 'a status in any case');
+  assert.match(browser.lastPage, /aria-current="page"><strong>Canceled</);
   assert.deepEqual(await ids(`?q=${mar1.orderNumber}`), [mar1.id]);
   assert.deepEqual(await ids(`?q=%23${mar2.orderNumber}`), [mar2.id]);
   assert.deepEqual(await ids('?q=ADA'), [mar2.id, mar1Late.id, feb28.id], 'any case, any part');

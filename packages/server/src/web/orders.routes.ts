@@ -31,7 +31,8 @@ export const ordersRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, {
     const { websiteId } = request.params as { websiteId: string };
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
     const filters: ListFilters = {
-      fulfillmentStatus: param(request, 'status'),
+      // `pending` is taken for `PENDING`: the statuses are the API's words, typed by hand too.
+      fulfillmentStatus: param(request, 'status').toUpperCase(),
       from: param(request, 'from'),
       to: param(request, 'to'),
       search: param(request, 'q'),

@@ -151,6 +151,9 @@ test(
     await page.waitForURL(/\/orders\?status=PENDING$/);
     await page.getByLabel('Order number or e-mail').fill(`#${toShip!.orderNumber}`);
     await page.getByRole('button', { name: 'Find orders' }).click();
+    await page.getByRole('link', { name: `#${toShip!.orderNumber}` }).waitFor();
+    await screenshot(page, 'owner-orders-list', t);
+    await accessible(page, t, 'the order list');
     await page.getByRole('link', { name: `#${toShip!.orderNumber}` }).click();
     await page.getByRole('heading', { name: `Order #${toShip!.orderNumber}` }).waitFor();
     await screenshot(page, 'owner-order', t);
