@@ -159,7 +159,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   });
   await app.register(storefront, { deps: { api, secure: deps.config.baseUrl.startsWith('https:') } });
   await app.register(tokenRoutes, {
-    deps: { db: deps.db, clock: deps.clock, ids: deps.ids, tokens, clients: api.clients },
+    deps: { db: deps.db, pool: deps.pool, clock: deps.clock, ids: deps.ids, tokens, clients: api.clients },
     rateLimitPerMinute: deps.config.rateLimitPerMinute,
     redis: deps.redis,
   });

@@ -116,3 +116,59 @@ test('the sweep deletes inventory adjustment keys once their 48 hours are over, 
   const stock = await site.call({ method: 'GET', url: `/1.0/commerce/inventory/${variantId}` });
   assert.equal(stock.json().inventory[0].quantity, 4);
 });
+
+test('deleting a grant or a refresh token takes what hangs on it, as the foreign keys did', async () => {
+  const other = await ctx.site();
+  const first = await redeem(ctx, app, await allow(ctx, app, other.websiteId));
+  const second = (await refresh(ctx, app, first.refresh_token!)).json();
+  const third = (await refresh(ctx, app, second.refresh_token!)).json();
+  const grantId = (
+    await ctx.db
+      .selectFrom('oauth_grants')
+      .select('id')
+      .where('website_id', '=', other.websiteId)
+      .executeTakeFirstOrThrow()
+  ).id;
+  const family = () =>
+    ctx.db
+      .selectFrom('oauth_refresh_tokens')
+      .select(['id', 'parent_id'])
+      .where('grant_id', '=', grantId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  const accessOf = async (refreshIds: string[]) =>
+    (await ctx.db.selectFrom('oauth_access_tokens').select('refresh_id').execute())
+      .map((r) => r.refresh_id)
+      .filter((id) => id !== null && refreshIds.includes(id)).length;
+  const [a, b, c] = await family();
+  assert.equal(b!.parent_id, a!.id);
+  assert.equal(c!.parent_id, b!.id);
+
+  // A refresh token deleted (as the sweep does): its access token goes, its child forgets it.
+  await ctx.db.deleteFrom('oauth_refresh_tokens').where('id', '=', b!.id).execute();
+  assert.deepEqual(
+    (await family()).map((t) => [t.id, t.parent_id]),
+    [
+      [a!.id, null],
+      [c!.id, null],
+    ],
+  );
+  assert.equal(await accessOf([b!.id]), 0);
+  assert.equal(await accessOf([a!.id, c!.id]), 2);
+  assert.equal((await refresh(ctx, app, third.refresh_token)).statusCode, 200, 'the newest still refreshes');
+
+  // The grant deleted (as deleting its website or app does): every token of it goes.
+  await ctx.db.deleteFrom('oauth_grants').where('id', '=', grantId).execute();
+  assert.deepEqual(await family(), []);
+  assert.equal(
+    (
+      await ctx.db
+        .selectFrom('oauth_access_tokens')
+        .select('token_digest')
+        .where('grant_id', '=', grantId)
+        .execute()
+    ).length,
+    0,
+  );
+});

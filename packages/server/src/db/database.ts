@@ -5,6 +5,7 @@ import {
   PostgresDialect,
   replaceWithNoncontingentExpression,
   type Compilable,
+  type CompiledQuery,
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -48,8 +49,9 @@ const statementNames = new Map<string, string>();
  * texts are few; and not for queries whose best plan depends on the values (a search pattern),
  * since a prepared statement may settle on one generic plan.
  */
-export async function queryPrepared<R>(pool: pg.Pool, query: Compilable<R>): Promise<R[]> {
-  const { sql, parameters } = query.compile();
+export async function queryPrepared<R>(pool: pg.Pool, query: Compilable<R> | CompiledQuery<R>): Promise<R[]> {
+  // A raw `sql` template compiles only against the database (`.compile(db)`), a builder by itself.
+  const { sql, parameters } = 'compile' in query ? query.compile() : query;
   let name = statementNames.get(sql);
   if (name === undefined) {
     name = createHash('sha256').update(sql).digest('base64url').slice(0, 20);

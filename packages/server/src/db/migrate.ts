@@ -13,6 +13,7 @@ import * as ownerNames from './migrations/011-owner-names.ts';
 import * as orders from './migrations/012-orders.ts';
 import * as productTypes from './migrations/013-product-types.ts';
 import * as tokenFunctions from './migrations/014-token-functions.ts';
+import * as tokenWrites from './migrations/015-token-writes.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -30,6 +31,7 @@ const migrations = {
   '012-orders': orders,
   '013-product-types': productTypes,
   '014-token-functions': tokenFunctions,
+  '015-token-writes': tokenWrites,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

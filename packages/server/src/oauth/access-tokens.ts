@@ -118,7 +118,9 @@ export async function authenticateAccessToken(
  */
 async function confirmByUse(deps: Deps, tokenDigest: Buffer): Promise<boolean> {
   const now = deps.clock.now();
-  const { rows } = await sql<{ live: boolean }>`
-    SELECT oauth_confirm_by_use(${tokenDigest}, ${now}) AS live`.execute(deps.db);
-  return rows[0]!.live;
+  const [row] = await queryPrepared(
+    deps.pool,
+    sql<{ live: boolean }>`SELECT oauth_confirm_by_use(${tokenDigest}, ${now}) AS live`.compile(deps.db),
+  );
+  return row!.live;
 }

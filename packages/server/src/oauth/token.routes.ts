@@ -7,7 +7,7 @@ import { redeemCode } from './grants/authorization-code.ts';
 import { refreshTokens } from './grants/refresh-token.ts';
 import type { TokenRequest } from './grants/request.ts';
 import { registerTokenBodyParsers, TOKEN_BODY_LIMIT } from './token-body.ts';
-import type { TokenDeps } from './tokens.ts';
+import type { GrantDeps } from './tokens.ts';
 
 export const TOKEN_PATH = '/api/1/login/oauth/provider/tokens';
 
@@ -70,7 +70,7 @@ function asOAuthError(error: FastifyError): OAuthError | undefined {
  * body, the client's Basic credentials, then the grant.
  */
 export const tokenRoutes: FastifyPluginAsync<{
-  deps: TokenDeps;
+  deps: GrantDeps;
   rateLimitPerMinute: number;
   redis?: Redis;
 }> = async (app, { deps, rateLimitPerMinute, redis }) => {

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/database.ts';
+import type { DatabaseHandle, Db } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
 import type { AccessTokenCache } from './access-tokens.ts';
 import type { ClientCache } from './client-cache.ts';
@@ -22,6 +22,9 @@ export interface TokenDeps {
   /** The registered clients, read once and kept while the change feed is live. */
   clients?: ClientCache;
 }
+
+/** What the grants need beyond that: the pool under `db`, as they run prepared statements. */
+export type GrantDeps = TokenDeps & { pool: DatabaseHandle['pool'] };
 
 /** The token endpoint's success body (spec: Token response; api-details 8). */
 export interface TokenResponse {

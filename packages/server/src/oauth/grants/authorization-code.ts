@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import { queryPrepared } from '../../db/database.ts';
 import { OAuthError } from '../../errors.ts';
 import { digest } from '../../secrets.ts';
-import { newPair, type TokenDeps, type TokenResponse } from '../tokens.ts';
+import { newPair, type GrantDeps, type TokenResponse } from '../tokens.ts';
 import { requiredField, type TokenRequest } from './request.ts';
 
 const BAD_CODE = 'code: unknown, expired or already used';
@@ -29,7 +30,7 @@ function s256(verifier: string): string {
  * a refresh token only for offline access.
  */
 export async function redeemCode(
-  deps: TokenDeps,
+  deps: GrantDeps,
   client: { id: string },
   request: TokenRequest,
 ): Promise<TokenResponse> {
@@ -38,14 +39,17 @@ export async function redeemCode(
   const verifier = request.fields.code_verifier;
   const now = deps.clock.now();
   const { response, access, refresh } = newPair(deps, now, true);
-  const { rows } = await sql<{ outcome: string }>`
-    SELECT oauth_redeem_code(${digest(code)}, ${client.id}, ${now}, ${redirectUri},
-                             ${verifier === undefined ? null : s256(verifier)},
-                             ${refresh!.id}, ${refresh!.digest}, ${refresh!.expiresAt},
-                             ${access.digest}, ${access.expiresAt}, ${deps.ids.objectId()}) AS outcome`.execute(
-    deps.db,
+  const [row] = await queryPrepared(
+    deps.pool,
+    sql<{ outcome: string }>`
+      SELECT oauth_redeem_code(${digest(code)}, ${client.id}, ${now}, ${redirectUri},
+                               ${verifier === undefined ? null : s256(verifier)},
+                               ${refresh!.id}, ${refresh!.digest}, ${refresh!.expiresAt},
+                               ${access.digest}, ${access.expiresAt}, ${deps.ids.objectId()}) AS outcome`.compile(
+      deps.db,
+    ),
   );
-  const outcome = rows[0]!.outcome;
+  const outcome = row!.outcome;
   if (outcome === 'online') {
     // No offline access: the access token alone.
     const { refresh_token: _token, refresh_token_expires_at: _expires, ...online } = response;

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import { queryPrepared } from '../../db/database.ts';
 import { OAuthError } from '../../errors.ts';
 import { digest } from '../../secrets.ts';
-import { newPair, type TokenDeps, type TokenResponse } from '../tokens.ts';
+import { newPair, type GrantDeps, type TokenResponse } from '../tokens.ts';
 import { requiredField, type TokenRequest } from './request.ts';
 
 /** Pairs refreshed from one token and not yet confirmed, beyond which a refresh is refused. */
@@ -19,19 +20,22 @@ type Outcome = 'ok' | 'invalid' | 'replay' | 'too_many';
  * when the refresh is allowed.
  */
 export async function refreshTokens(
-  deps: TokenDeps,
+  deps: GrantDeps,
   client: { id: string },
   request: TokenRequest,
 ): Promise<TokenResponse> {
   const presented = digest(requiredField(request, 'refresh_token'));
   const now = deps.clock.now();
   const { response, access, refresh } = newPair(deps, now, true);
-  const { rows } = await sql<{ outcome: Outcome }>`
-    SELECT oauth_refresh(${presented}, ${client.id}, ${now}, ${MAX_UNCONFIRMED},
-                         ${refresh!.id}, ${refresh!.digest}, ${refresh!.expiresAt},
-                         ${access.digest}, ${access.expiresAt},
-                         ${deps.ids.objectId()}, ${request.ip}) AS outcome`.execute(deps.db);
-  switch (rows[0]!.outcome) {
+  const [row] = await queryPrepared(
+    deps.pool,
+    sql<{ outcome: Outcome }>`
+      SELECT oauth_refresh(${presented}, ${client.id}, ${now}, ${MAX_UNCONFIRMED},
+                           ${refresh!.id}, ${refresh!.digest}, ${refresh!.expiresAt},
+                           ${access.digest}, ${access.expiresAt},
+                           ${deps.ids.objectId()}, ${request.ip}) AS outcome`.compile(deps.db),
+  );
+  switch (row!.outcome) {
     case 'ok':
       return response;
     case 'replay':
