@@ -49,7 +49,9 @@ ul.filters{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
 .thumb.empty{display:grid;place-items:center;color:#50575e;font-size:.8rem}
 .hint{font-weight:400;color:#50575e;font-size:.9rem}
 .field-error{font-weight:600;color:#b32d2e}
-label.check{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
+.field{display:grid;gap:.25rem}
+.field.check{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
+.field.check label{font-weight:400}
 a.button{display:inline-block;padding:.6rem 1.1rem;border-radius:6px;background:#0a58ca;color:#fff;text-decoration:none}
 form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}
 ol.images{list-style:none;padding:0}

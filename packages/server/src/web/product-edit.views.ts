@@ -190,17 +190,18 @@ function uploadForm(base: string, view: EditView): Html {
     aria-labelledby="add-images"
   >
     ${csrfField(view.csrf)} ${formNotice(state)}
-    <label for="upload-files"
-      >Image files
+    <div class="field">
+      <label for="upload-files">Image files</label>
       <input
         type="file"
         id="upload-files"
         name="file"
         multiple
         accept="image/jpeg,image/png,image/gif,image/webp"
+        aria-describedby="upload-hint"
       />
-      <span class="hint">JPEG, PNG, GIF or WebP, at most 20 MB each</span></label
-    >
+      <span class="hint" id="upload-hint">JPEG, PNG, GIF or WebP, at most 20 MB each</span>
+    </div>
     <progress id="upload-progress" max="100" value="0" hidden aria-label="Upload progress"></progress>
     <p id="upload-status" role="status"></p>
     <div class="actions"><button>Upload</button></div>

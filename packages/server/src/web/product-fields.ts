@@ -44,8 +44,9 @@ export function textField(
   options: { hint?: string; required?: boolean; inputmode?: 'decimal' | 'numeric' } = {},
 ): Html {
   const d = described(state, name, options.hint);
-  return html`<label for="${d.id}"
-    >${label}
+  // The hint and the error sit beside the label, not in it: they describe the field, not name it.
+  return html`<div class="field">
+    <label for="${d.id}">${label}</label>
     <input
       type="text"
       id="${d.id}"
@@ -55,14 +56,14 @@ export function textField(
       ${options.required ? html`required` : ''}
       ${d.ids ? html`aria-describedby="${d.ids}"` : ''}
       ${d.error ? html`aria-invalid="true"` : ''}
-    />${d.after}</label
-  >`;
+    />${d.after}
+  </div>`;
 }
 
 export function textArea(state: FormState, name: string, label: string, hint?: string): Html {
   const d = described(state, name, hint);
-  return html`<label for="${d.id}"
-    >${label}
+  return html`<div class="field">
+    <label for="${d.id}">${label}</label>
     <textarea
       id="${d.id}"
       name="${name}"
@@ -71,22 +72,22 @@ export function textArea(state: FormState, name: string, label: string, hint?: s
       ${d.error ? html`aria-invalid="true"` : ''}
     >
 ${state.values[name] ?? ''}</textarea
-    >${d.after}</label
-  >`;
+    >${d.after}
+  </div>`;
 }
 
 export function checkbox(state: FormState, name: string, label: string, hint?: string): Html {
   const d = described(state, name, hint);
-  return html`<label class="check" for="${d.id}"
-    ><input
+  return html`<div class="field check">
+    <input
       type="checkbox"
       id="${d.id}"
       name="${name}"
       ${state.values[name] === 'on' ? html`checked` : ''}
       ${d.ids ? html`aria-describedby="${d.ids}"` : ''}
     />
-    ${label}${d.after}</label
-  >`;
+    <label for="${d.id}">${label}</label>${d.after}
+  </div>`;
 }
 
 export function select(
@@ -96,8 +97,8 @@ export function select(
   choices: readonly { value: string; label: string }[],
 ): Html {
   const d = described(state, name);
-  return html`<label for="${d.id}"
-    >${label}
+  return html`<div class="field">
+    <label for="${d.id}">${label}</label>
     <select id="${d.id}" name="${name}" ${d.ids ? html`aria-describedby="${d.ids}"` : ''}>
       ${choices.map(
         (c) =>
@@ -106,8 +107,8 @@ export function select(
           </option>`,
       )}
     </select>
-    ${d.after}</label
-  >`;
+    ${d.after}
+  </div>`;
 }
 
 /** The hidden CSRF field every form starts with. */

@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { freePort } from '../../src/net.ts';
+import { axeViolations } from '../helpers/axe.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { createProduct, money, physical, variant } from '../helpers/factories.ts';
 import { apiProduct } from '../helpers/owner-products.ts';
@@ -107,6 +108,7 @@ test(
 
     await page.goto(`${origin}/sites/${site.websiteId}/products`);
     await screenshot(page, 'owner-product-grid', t);
+    assert.deepEqual(await axeViolations(page, t, 'the product grid'), []);
 
     // Open the product and change its name with the keyboard only.
     await tabTo(page, 'Linen Shirt');
@@ -156,7 +158,21 @@ test(
     await thumb.waitFor();
     assert.ok(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
     await screenshot(page, 'owner-product-page', t);
+    assert.deepEqual(await axeViolations(page, t, 'the product page'), []);
+
     assert.deepEqual(scriptErrors, [], 'no script errors, no CSP refusals');
+
+    // The new-product form, refused (a 400 page): the message beside its field is read with it.
+    await page.goto(`${origin}/sites/${site.websiteId}/products/new`);
+    await page.getByLabel('Name', { exact: true }).fill('Cap');
+    await page.getByLabel('SKU').fill('CAP-1');
+    await page.getByLabel('Price', { exact: true }).fill('twelve');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    const price = page.getByLabel('Price', { exact: true });
+    await page.getByText('must be a decimal string').waitFor();
+    assert.equal(await price.getAttribute('aria-invalid'), 'true');
+    assert.equal(await price.inputValue(), 'twelve');
+    assert.deepEqual(await axeViolations(page, t, 'the new-product form with an error'), []);
     await page.close();
   },
 );
