@@ -272,6 +272,37 @@ describe('checkout', () => {
     assert.equal(await stockOf(site, small), 0);
   });
 
+  test('an item removed while the checkout waits for its lock: the shopper is told, in the cart’s terms', async () => {
+    const site = await ctx.site();
+    const { product, small, medium } = await shirt(site, 3);
+    const shopper = new Shopper(ctx, site.websiteId);
+    seeOther(await shopper.add(small, 1));
+    seeOther(await shopper.add(medium, 1));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holder = ctx.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('products').select('id').where('id', '=', product.id).forUpdate().execute();
+      await held;
+      await trx.deleteFrom('variants').where('id', '=', small).execute();
+    });
+    const checkout = shopper.checkout();
+    await until(
+      () =>
+        sql<{ n: string }>`SELECT count(*) AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(ctx.db),
+      (r) => Number(r.rows[0]!.n) === 1,
+      'the checkout waiting for the lock',
+    );
+    release();
+    await holder;
+    const res = await checkout;
+    assert.equal(res.statusCode, 409);
+    assert.match(text(res), /An item can no longer be bought here and left your cart\./);
+    assert.equal((await ordersOf(ctx, site.websiteId)).length, 0);
+    assert.equal(await stockOf(site, medium), 10, 'nothing was taken');
+    assert.match(text(await shopper.get(`${shopper.root}/cart`)), /Size: M .*Subtotal \$20\.00/);
+  });
+
   test('an item with fewer left than the cart holds: the shopper is told how many are left', async () => {
     const site = await ctx.site();
     const more = await shirt(site, 2);

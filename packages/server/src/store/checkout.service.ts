@@ -1,6 +1,6 @@
 import { placeOrder, type OrderDeps, type OrderDraft } from '../commerce/place-order.ts';
 import { cardFeeMinor, standardShippingMinor } from '../commerce/sample-order.ts';
-import { Conflict } from '../errors.ts';
+import { Conflict, ValidationError } from '../errors.ts';
 import type { Cart } from './cart.ts';
 import { viewCart, type CartView } from './cart.service.ts';
 import { addressOf, buyerErrors, type CheckoutErrors, type CheckoutForm } from './checkout-form.ts';
@@ -138,13 +138,19 @@ export async function checkout(
     if (error instanceof Refused) {
       return { placed: false, errors: {}, message: error.message, ...(error.cart && { cart: error.cart }) };
     }
-    // Another shopper took the last ones between our read and the row locks placeOrder takes.
-    if (error instanceof Conflict && error.subtype === 'INSUFFICIENT_STOCK') {
+    // Another shopper took the last ones between our read and the row locks placeOrder takes,
+    // or the owner removed an item meanwhile: the shopper is told in the cart's terms.
+    const sold = error instanceof Conflict && error.subtype === 'INSUFFICIENT_STOCK';
+    if (sold || error instanceof ValidationError) {
       const problem = cartProblem(await viewCart(deps.db, website.id, cart));
+      const fallback = sold
+        ? 'Sorry, an item in your cart has just sold out.'
+        : 'An item in your cart has just changed in the store. Check your cart and order again.';
       return {
         placed: false,
         errors: {},
-        message: problem?.message ?? 'Sorry, an item in your cart has just sold out.',
+        message: problem?.message ?? fallback,
+        ...(problem?.cart && { cart: problem.cart }),
       };
     }
     throw error;
