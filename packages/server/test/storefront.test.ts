@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { createStorePage } from '../src/catalog/store-pages.service.ts';
 import { STORE_COOKIE } from '../src/store/csrf.ts';
 import { createProduct, money, multipartFile, physical, variant } from './helpers/factories.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
@@ -63,6 +64,15 @@ describe('addresses', () => {
       assert.match(res.body, /<h1>Page not found<\/h1>/);
     }
     assert.equal((await get(pathOf(theirs))).statusCode, 200, 'it is shown in its own store');
+  });
+  test('a store page never takes a slug of the store\'s own paths: one titled "Cart" is cart-2', async () => {
+    const s = await ctx.site();
+    await createStorePage(ctx.api, { websiteId: s.websiteId, title: 'Cart' });
+    const front = await get(store(s));
+    assert.match(front.body, new RegExp(`<a href="/s/${s.websiteId}/cart-2">Cart</a>`));
+    const list = await get(`${store(s)}/cart-2`);
+    assert.equal(list.statusCode, 200);
+    assert.match(list.body, /<h1>Cart<\/h1>/);
   });
 });
 

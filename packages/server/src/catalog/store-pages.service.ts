@@ -7,6 +7,7 @@ import { findWebsite } from '../owner/websites.repo.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { firstFreeSlug, slugify } from './slug.ts';
 import { insertStorePage, listStorePages, storePageSlugs, type StorePageRow } from './store-pages.repo.ts';
+import { STORE_PATHS } from './store-urls.ts';
 
 const PAGE_SIZE = 50;
 
@@ -21,7 +22,8 @@ export async function createStorePage(
   const storePageId = deps.ids.objectId();
   // Two pages created at once may pick the same free slug; the unique constraint decides, then retry.
   for (let attempt = 0; ; attempt++) {
-    const slug = firstFreeSlug(slugify(title, 'page'), await storePageSlugs(deps.db, input.websiteId));
+    const taken = new Set([...(await storePageSlugs(deps.db, input.websiteId)), ...STORE_PATHS]);
+    const slug = firstFreeSlug(slugify(title, 'page'), taken);
     try {
       await insertStorePage(deps.db, {
         id: storePageId,

@@ -12,6 +12,13 @@ export function websiteUrl(baseUrl: string, websiteId: string): string {
   return `${baseUrl}${websitePath(websiteId)}`;
 }
 
+/**
+ * Paths of a store that are not store pages (the cart and checkout routes, store/cart.routes.ts
+ * and store/checkout.routes.ts): a store page never takes one as its slug, or its list would be
+ * unreachable behind them.
+ */
+export const STORE_PATHS: ReadonlySet<string> = new Set(['cart', 'checkout']);
+
 /** A store page's list of products. */
 export function storePagePath(websiteId: string, storePageSlug: string): string {
   return `${websitePath(websiteId)}/${storePageSlug}`;
