@@ -67,7 +67,7 @@ describe('checkout', () => {
     const api = await site.call({ method: 'GET', url: `/1.0/commerce/orders/${orderId}` });
     assert.equal(api.statusCode, 200, api.body);
     const order = api.json();
-    assert.match(text(page), new RegExp(`Your order number is ${order.orderNumber}\\.`));
+    assert.match(text(page), new RegExp(`Your order number is ${order.orderNumber} \\.`));
     assert.equal(order.channel, 'web');
     assert.equal(order.testmode, true);
     assert.equal(order.customerEmail, 'ada@example.com');

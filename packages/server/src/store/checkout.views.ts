@@ -176,7 +176,7 @@ const addressLines = (a: OwnerOrder['shippingAddress']) =>
         [a.firstName, a.lastName].filter(Boolean).join(' '),
         a.address1,
         a.address2,
-        [a.postalCode, a.city, a.state].filter(Boolean).join(' '),
+        [[a.city, a.state].filter(Boolean).join(', '), a.postalCode].filter(Boolean).join(' '),
         COUNTRIES.find(([code]) => code === a.countryCode)?.[1] ?? a.countryCode,
       ].filter((line): line is string => !!line)
     : [];
@@ -185,8 +185,9 @@ const addressLines = (a: OwnerOrder['shippingAddress']) =>
 export function confirmationBody(websiteId: string, order: OwnerOrder): Html {
   const root = websitePath(websiteId);
   const amount = (m: Money) => money(toMinorUnits(m, m.currency, 'amount'), m.currency);
-  return html`${storeNotice(`Thank you! Your order number is ${order.orderNumber}.`, 'info')}
-    <p>Order number: <strong class="order-number">${order.orderNumber}</strong></p>
+  return html`<p class="notice info" role="status">
+      Thank you! Your order number is <strong class="order-number">${order.orderNumber}</strong>.
+    </p>
     <h2>What you ordered</h2>
     <ul>
       ${order.lineItems.map(
