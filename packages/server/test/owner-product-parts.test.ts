@@ -4,7 +4,7 @@ import { createProduct, physical, variant } from './helpers/factories.ts';
 import { apiProduct, ownerOf, png, uploadFromPage, type ApiVariant } from './helpers/owner-products.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 
-/** The owner's product page: variants, stock, images and deletion, each through the API's services; CSRF on every form. */
+/** The owner's product page: variants, stock and images, each through the API's services; CSRF on every form. */
 
 let ctx: TestContext;
 before(async () => {
@@ -134,6 +134,58 @@ describe('variants and stock', () => {
 });
 
 describe('images', () => {
+  test('several files in one upload, each through the upload service; one refused stops the rest', async () => {
+    const site = await ctx.site();
+    const product = await createProduct(site, physical(site));
+    const browser = await ownerOf(ctx, site);
+    const url = `/sites/${site.websiteId}/products/${product.id}`;
+    await browser.get(url);
+    const boundary = '----owner-products-test';
+    const body = (files: [string, Buffer][]) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n${browser.csrf}\r\n`,
+        ),
+        ...files.flatMap(([name, data]) => [
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+          ),
+          data,
+          Buffer.from('\r\n'),
+        ]),
+        Buffer.from(`--${boundary}--\r\n`),
+      ]);
+    const send = (files: [string, Buffer][]) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `${url}/images`,
+        headers: {
+          cookie: browser.cookieHeader,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        payload: body(files),
+      });
+    const both = await send([
+      ['a.png', await png()],
+      ['b.png', await png(200, 200)],
+    ]);
+    assert.equal(both.statusCode, 303, both.body);
+    const names = async () =>
+      (await apiProduct(site, product.id)).product.images.map((i: { altText: string }) => i.altText);
+    assert.deepEqual(await names(), ['a', 'b']);
+    const mixed = await send([
+      ['c.png', await png()],
+      ['notes.txt', Buffer.from('hello')],
+      ['d.png', await png()],
+    ]);
+    assert.equal(mixed.statusCode, 400);
+    assert.match(
+      mixed.body,
+      /role="alert">notes\.txt: not a JPEG, PNG, GIF or WebP image\. 1 file\(s\) before it were uploaded\./,
+    );
+    assert.deepEqual(await names(), ['a', 'b', 'c']);
+  });
+
   test('upload, alt text, move up and down, delete', async () => {
     const site = await ctx.site();
     const product = await createProduct(site, physical(site));
@@ -191,24 +243,6 @@ describe('images', () => {
     assert.equal(empty.statusCode, 400);
     assert.match(empty.body, /Choose one or more image files first/);
     assert.deepEqual((await apiProduct(site, product.id)).product.images, []);
-  });
-});
-
-describe('deleting a product', () => {
-  test('asks first, then deletes through the service; the grid says so', async () => {
-    const site = await ctx.site();
-    const product = await createProduct(site, physical(site, { name: 'Old mug' }));
-    const browser = await ownerOf(ctx, site);
-    const url = `/sites/${site.websiteId}/products/${product.id}`;
-    const confirm = await browser.get(`${url}/delete`);
-    assert.equal(confirm.statusCode, 200);
-    assert.match(confirm.body, /Delete <strong>Old mug<\/strong>/);
-    assert.equal((await apiProduct(site, product.id)).status, 200, 'showing the question deletes nothing');
-    const res = await browser.post(`${url}/delete`, { csrf: browser.csrf });
-    assert.equal(res.statusCode, 303);
-    assert.equal(res.headers.location, `/sites/${site.websiteId}/products?deleted=1`);
-    assert.equal((await apiProduct(site, product.id)).status, 404);
-    assert.match((await browser.get(String(res.headers.location))).body, /The product was deleted/);
   });
 });
 

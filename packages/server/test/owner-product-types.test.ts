@@ -4,7 +4,7 @@ import { createProduct, digital, physical, variant } from './helpers/factories.t
 import { apiProduct, ownerOf } from './helpers/owner-products.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 
-/** The owner's product pages with every product type, and the grid's pages. */
+/** The owner's product pages with every product type, the grid's pages, and deleting a product. */
 
 let ctx: TestContext;
 before(async () => {
@@ -128,5 +128,23 @@ describe("the grid's pages", () => {
     assert.deepEqual(names(second.body), ['Mug 50']);
     assert.match(second.body, /name="query"\s+value="mug"/);
     assert.doesNotMatch(second.body, /rel="next"/);
+  });
+});
+
+describe('deleting a product', () => {
+  test('asks first, then deletes through the service; the grid says so', async () => {
+    const site = await ctx.site();
+    const product = await createProduct(site, physical(site, { name: 'Old mug' }));
+    const browser = await ownerOf(ctx, site);
+    const url = `/sites/${site.websiteId}/products/${product.id}`;
+    const confirm = await browser.get(`${url}/delete`);
+    assert.equal(confirm.statusCode, 200);
+    assert.match(confirm.body, /Delete <strong>Old mug<\/strong>/);
+    assert.equal((await apiProduct(site, product.id)).status, 200, 'showing the question deletes nothing');
+    const res = await browser.post(`${url}/delete`, { csrf: browser.csrf });
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, `/sites/${site.websiteId}/products?deleted=1`);
+    assert.equal((await apiProduct(site, product.id)).status, 404);
+    assert.match((await browser.get(String(res.headers.location))).body, /The product was deleted/);
   });
 });

@@ -135,7 +135,7 @@ export function seoOf(values: Values): { title: string | null; description: stri
  * row of the second variant, when blank rows were skipped). `pricingAt`: where a product-level
  * price sits on the form (a DIGITAL product's, in the first row of the new-product form).
  */
-export function fieldOf(path: string, rows: number[] = [], pricingAt = ''): string {
+function fieldOf(path: string, rows: number[] = [], pricingAt = ''): string {
   const variant = /^variants\[(\d+)\]\.?(.*)$/.exec(path);
   const prefix = variant
     ? `v${rows[Number(variant[1])] ?? Number(variant[1])}.`

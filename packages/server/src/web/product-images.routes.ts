@@ -116,7 +116,12 @@ export const productImagesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async 
     const before = uploaded ? ` ${uploaded} file(s) before it were uploaded.` : '';
     return sendEditPage(deps, request, reply, site, productId, {
       status: failure.status,
-      error: { form: 'upload', field: '', message: failure.message + before, values: {} },
+      error: {
+        form: 'upload',
+        field: '',
+        message: failure.message.replace(/\.?$/, '.') + before,
+        values: {},
+      },
     });
   });
 

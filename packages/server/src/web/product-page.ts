@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiVersion, ProductType } from '../catalog/product-types.ts';
+import type { ApiVersion } from '../catalog/product-types.ts';
 import { getProduct } from '../catalog/products.read.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { DomainError } from '../errors.ts';
@@ -16,7 +16,7 @@ import type { WebDeps } from './web-deps.ts';
  * The product pages' policy: as every owner page, but scripts from this origin may run, for the
  * upload's progress (the page works without it).
  */
-export const PRODUCT_PAGE_CSP =
+const PRODUCT_PAGE_CSP =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;object-src 'none';base-uri 'none';frame-ancestors 'none'";
 
 /** The signed-in owner and their website named in the path; another owner's is a 404. */
@@ -111,13 +111,4 @@ export async function changeOrShow(
       error: shown,
     });
   }
-}
-
-/** The type of a product of the website, or a 404 as for a missing one. */
-export async function productTypeOf(
-  deps: WebDeps,
-  websiteId: string,
-  productId: string,
-): Promise<ProductType> {
-  return (await shownProduct(deps, websiteId, productId)).type as ProductType;
 }

@@ -56,7 +56,7 @@ export const TYPE_WORDS: Record<string, string> = {
 const money = (m: Money) => `${m.value} ${m.currency}`;
 
 /** The price a shopper pays: the sale price while on sale. */
-export function priceOf(pricing: ShownVariant['pricing']): Html {
+function priceOf(pricing: ShownVariant['pricing']): Html {
   return pricing.onSale && pricing.salePrice
     ? html`<s>${money(pricing.basePrice)}</s> ${money(pricing.salePrice)}`
     : html`${money(pricing.basePrice)}`;
@@ -107,7 +107,8 @@ export function gridBody(
     { value: '', label: 'All types' },
     ...EDITABLE_TYPES.map((t) => ({ value: t, label: TYPE_WORDS[t]! })),
   ];
-  return html`${view.notice ? html`<p class="notice info" role="status">${view.notice}</p>` : ''}
+  return html`<p><a href="/sites/${site.id}">${site.title}</a></p>
+    ${view.notice ? html`<p class="notice info" role="status">${view.notice}</p>` : ''}
     <p class="actions"><a class="button" href="${base}/new">Add a product</a></p>
     <search>
       <form class="filters" method="get" action="${base}" role="search" aria-label="Search products">
