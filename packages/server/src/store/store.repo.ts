@@ -38,6 +38,28 @@ export function enabledStorePages(reader: Reader, websiteId: string): Promise<St
     .execute();
 }
 
+/** The website's title and its enabled store page at this slug (null when there is none), in one query. */
+export async function findStoreAndPage(
+  reader: Reader,
+  websiteId: string,
+  storePageSlug: string,
+): Promise<{ title: string; page: StorePageLink | null } | undefined> {
+  const query = reader.db
+    .selectFrom('websites')
+    .leftJoin('store_pages', (join) =>
+      join
+        .onRef('store_pages.website_id', '=', 'websites.id')
+        .on('store_pages.url_slug', '=', storePageSlug)
+        .on('store_pages.is_enabled', '=', true),
+    )
+    .select(['websites.title', 'store_pages.id as page_id', 'store_pages.title as page_title'])
+    .where('websites.id', '=', websiteId);
+  const [row] = await queryPrepared(reader.pool, query);
+  if (!row) return undefined;
+  const page = row.page_id ? { id: row.page_id, title: row.page_title!, url_slug: storePageSlug } : null;
+  return { title: row.title, page };
+}
+
 const version = sql<number>`(extract(epoch FROM products.modified_on) * 1000)::int8`.as('version');
 
 /** The visible product at this address of an enabled store page, at its version: none or one. */

@@ -8,6 +8,7 @@ import type { CutPage, StorePageCache } from './page-cache.ts';
 import {
   enabledStorePages,
   findStore,
+  findStoreAndPage,
   shownProductHead,
   shownProductPage,
   type StorePageLink,
@@ -75,9 +76,11 @@ export async function storePageList(
   storePageSlug: string,
   n: number,
 ): Promise<string> {
-  const store = await storeOf(deps, websiteId);
-  const storePage = (await enabledStorePages(deps.api, websiteId)).find((p) => p.url_slug === storePageSlug);
+  const found = await findStoreAndPage(deps.api, websiteId, storePageSlug);
+  if (!found) throw new NotFound('There is no such store.');
+  const storePage = found.page;
   if (!storePage) throw new NotFound('There is no such page in this store.');
+  const store = { websiteId, title: found.title };
   const heads = await deps.api.lists.pageHeads(websiteId, `store page ${storePage.id} ${n}`, () =>
     shownProductPage(deps.api, websiteId, storePage.id, (n - 1) * STORE_PAGE_SIZE, STORE_PAGE_SIZE + 1),
   );
