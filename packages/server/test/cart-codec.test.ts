@@ -10,9 +10,10 @@ import {
   removeLine,
   setQuantity,
 } from '../src/store/cart.ts';
+import { encodeReceipt, holdsReceipt, receiptKey } from '../src/store/checkout-receipt.ts';
 import { brandOf, chargeTestCard, luhnValid } from '../src/store/test-cards.ts';
 
-/** The cart cookie's codec and the payment test mode, without a server. */
+/** The cart cookie's codec, the receipt cookie and the payment test mode, without a server. */
 
 const key = cartKey(randomBytes(32));
 const SITE = 'a'.repeat(24);
@@ -63,6 +64,23 @@ describe('the cart cookie', () => {
     assert.equal(parseQuantity(' 12 '), 12);
     for (const bad of ['0', '100', '-1', '1.5', 'two', '', '1e2']) {
       assert.throws(() => parseQuantity(bad), /quantity from 1 to 99/, bad);
+    }
+  });
+});
+
+describe('the receipt cookie', () => {
+  test('opens the confirmation of its own order in its own store only', () => {
+    const secret = randomBytes(32);
+    const rkey = receiptKey(secret);
+    const order = 'c'.repeat(24);
+    const cookie = encodeReceipt(rkey, SITE, order);
+    assert.ok(holdsReceipt(rkey, SITE, order, cookie));
+    assert.ok(!holdsReceipt(rkey, SITE, 'd'.repeat(24), cookie), 'another order');
+    assert.ok(!holdsReceipt(rkey, 'b'.repeat(24), order, cookie), 'another store');
+    assert.ok(!holdsReceipt(receiptKey(randomBytes(32)), SITE, order, cookie), 'another server key');
+    assert.ok(!holdsReceipt(cartKey(secret), SITE, order, cookie), 'the cart key of the same secret');
+    for (const bad of [undefined, '', order, `${order}~`, `${cookie}~x`, cookie.slice(0, -1)]) {
+      assert.ok(!holdsReceipt(rkey, SITE, order, bad), String(bad));
     }
   });
 });
