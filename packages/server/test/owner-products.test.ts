@@ -81,6 +81,9 @@ describe('the product grid', () => {
     assert.deepEqual(await names('type=DIGITAL'), []);
     assert.match(browser.lastPage, /No products match this search/);
     assert.equal((await browser.get(`/sites/${site.websiteId}/products?type=SHOES`)).statusCode, 400);
+    const long = await browser.get(`/sites/${site.websiteId}/products?query=${'a'.repeat(201)}`);
+    assert.equal(long.statusCode, 400);
+    assert.match(long.body, /query: at most 200 characters/);
   });
 
   test("another owner's site is a 404, its products too; signed out goes to sign-in", async () => {

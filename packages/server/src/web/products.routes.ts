@@ -1,6 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { listProducts } from '../catalog/products.read.ts';
-import { CreateProductV2Body, UpdateProductV2Body } from '../catalog/products-v2.schemas.ts';
+import {
+  CreateProductV2Body,
+  ListProductsV2Query,
+  UpdateProductV2Body,
+} from '../catalog/products-v2.schemas.ts';
 import { createProduct, deleteProduct, updateProduct } from '../catalog/products.service.ts';
 import { CreateProductBody, type UpdateProductInput } from '../catalog/products.schemas.ts';
 import { hasAttributes } from '../catalog/product-types.ts';
@@ -83,6 +87,7 @@ export const productsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app,
     const cursor = param(request, 'cursor');
     // A cursor carries the search it continues (as the API's).
     const filter = cursor ? { cursor } : { ...(query && { query }), ...(type && { type }) };
+    checkSchema(ListProductsV2Query, filter, 'query');
     const list = await listProducts(
       deps.commerce,
       site.id,

@@ -1,7 +1,8 @@
 /**
  * The owner's product pages in Chromium, against the service on 127.0.0.1: the grid (with its
- * screenshot), a product opened and edited from the keyboard, and an image uploaded with the
- * page's script showing the progress. Skipped without Chromium, like the other browser tests.
+ * screenshot), a product opened and edited from the keyboard, which an app subscribed to
+ * product.update hears of, and an image uploaded with the page's script showing the progress;
+ * axe-core on each page. Skipped without Chromium, like the other browser tests.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.
 import { createProduct, money, physical, variant } from '../helpers/factories.ts';
 import { apiProduct } from '../helpers/owner-products.ts';
 import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import { connectApp, Receiver } from '../helpers/webhooks.ts';
 
 const skip = skipWithoutChromium;
 
@@ -24,14 +26,24 @@ let site: Site;
 let email: string;
 let browser: Browser;
 let productId: string;
+/** A subscribed app's endpoint for product.update. */
+let receiver: Receiver;
 
 before(async () => {
   if (skip) return;
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin, imageWorkers: 1 });
+  ctx = await testApp({ logLevel: 'silent', authUrl: origin, imageWorkers: 1, webhookWorkers: 1 });
   await ctx.app.listen({ port, host: '127.0.0.1' });
-  site = await ctx.site();
+  // The site has an app connected that subscribed to product.update, as an app developer's would.
+  const connected = await connectApp(ctx, ['website.products']);
+  site = connected.site;
+  receiver = await new Receiver().start();
+  const subscribed = await connected.call('POST', '/1.0/webhook_subscriptions', {
+    endpointUrl: receiver.url,
+    topics: ['product.update'],
+  });
+  assert.equal(subscribed.statusCode, 201, subscribed.body);
   ({ email } = await ctx.db
     .selectFrom('websites')
     .innerJoin('owners', 'owners.id', 'websites.owner_id')
@@ -54,6 +66,7 @@ before(async () => {
 after(async () => {
   if (skip) return;
   await browser?.close();
+  await receiver?.stop();
   await ctx?.close();
 });
 
@@ -120,6 +133,10 @@ test(
     await page.keyboard.press('Enter');
     await page.getByText('The details were saved.').waitFor();
     assert.equal((await apiProduct(site, productId)).product.name, 'Linen Shirt, washed');
+    // The edit went through the API's service: the subscribed app hears of it.
+    const [notification] = await receiver.got(1);
+    assert.equal(notification!.json.topic, 'product.update');
+    assert.deepEqual(notification!.json.data, { productId });
 
     // The upload: the script sends the form and says how far it got; the status line is kept
     // in sessionStorage, as the page is left for the product page once the upload is done.
