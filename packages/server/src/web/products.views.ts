@@ -110,12 +110,10 @@ export function gridBody(
   return html`<p><a href="/sites/${site.id}">${site.title}</a></p>
     ${view.notice ? html`<p class="notice info" role="status">${view.notice}</p>` : ''}
     <p class="actions"><a class="button" href="${base}/new">Add a product</a></p>
-    <search>
-      <form class="filters" method="get" action="${base}" role="search" aria-label="Search products">
-        ${textField(filter, 'query', 'Name or SKU')} ${select(filter, 'type', 'Type', types)}
-        <button class="secondary">Search</button>
-      </form>
-    </search>
+    <form class="filters" method="get" action="${base}" role="search" aria-label="Search products">
+      ${textField(filter, 'query', 'Name or SKU')} ${select(filter, 'type', 'Type', types)}
+      <button class="secondary">Search</button>
+    </form>
     ${
       view.products.length
         ? html`<ul class="product-grid">
