@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { updateAltText, uploadImage, type ImageDeps } from './catalog/images.service.ts';
 import { createProduct } from './catalog/products.service.ts';
 import { createOrder, fulfillOrder } from './commerce/orders.service.ts';
 import type { OrderDeps } from './commerce/place-order.ts';
@@ -6,6 +8,7 @@ import { sampleOrderDraft } from './commerce/sample-order.ts';
 import { SCOPES } from './oauth/scopes.ts';
 import { createApiKey } from './owner/api-keys.service.ts';
 import { createOwner } from './owner/owners.service.ts';
+import { swatchPicture } from './media/images.ts';
 import { createWebsite } from './owner/websites.service.ts';
 
 export interface DemoSite {
@@ -125,12 +128,31 @@ async function demoOrders(deps: OrderDeps, websiteId: string): Promise<void> {
   });
 }
 
+/** A picture for each demo product, so the demo store shows images: a colour and its alt text. */
+const DEMO_PICTURES: Record<string, [colour: string, altText: string]> = {
+  'Stoneware Mug': ['#8a9aa8', 'A slate-glazed stoneware mug'],
+  'Canvas Tote': ['#c9a66b', 'A sand-coloured canvas tote bag'],
+  'Beeswax Candle': ['#e8c170', 'A honey-coloured beeswax candle'],
+  'Wheel Throwing Class': ['#9c6b4e', "Clay on a potter's wheel"],
+  'Gift Card': ['#2f5d50', 'A green gift card'],
+};
+
+/** Uploads the product's demo picture through the image service; workers make its widths. */
+async function addDemoPicture(deps: ImageDeps, websiteId: string, product: Buffer): Promise<void> {
+  const { id, name } = JSON.parse(product.toString()) as { id: string; name: string };
+  const picture = DEMO_PICTURES[name];
+  if (!picture) return;
+  const stream = Readable.from([await swatchPicture(picture[0])]);
+  const { imageId } = await uploadImage(deps, websiteId, id, { stream, fileName: 'demo.png' }, 'v2');
+  await updateAltText(deps, websiteId, id, imageId, picture[1], 'v2');
+}
+
 /**
  * On a database without owners, a demo owner, website (with products and orders) and
  * all-scopes API key, so a fresh `npm start` can be tried with curl at once. Returns the
  * secrets to show once, or undefined.
  */
-export async function seedDemoSite(deps: OrderDeps): Promise<DemoSite | undefined> {
+export async function seedDemoSite(deps: OrderDeps & ImageDeps): Promise<DemoSite | undefined> {
   const any = await deps.db.selectFrom('owners').select('id').limit(1).executeTakeFirst();
   if (any) return undefined;
   const email = 'demo@example.com';
@@ -138,7 +160,9 @@ export async function seedDemoSite(deps: OrderDeps): Promise<DemoSite | undefine
   await createOwner(deps, { email, password, firstName: 'Demo', lastName: 'Owner' });
   const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Demo Store' });
   const { apiKey } = await createApiKey(deps, { websiteId, name: 'Demo key', scopes: SCOPES.join(',') });
-  for (const product of demoProducts(storePageId)) await createProduct(deps, websiteId, product, 'v2');
+  for (const product of demoProducts(storePageId)) {
+    await addDemoPicture(deps, websiteId, await createProduct(deps, websiteId, product, 'v2'));
+  }
   await demoOrders(deps, websiteId);
   return { email, password, websiteId, storePageId, apiKey };
 }

@@ -22,6 +22,14 @@ const RESIZES_AT_ONCE = 2;
 /** Larger images are refused at upload, and never decoded (api-details 5). */
 export const MAX_PIXELS = 60_000_000;
 
+/** A square PNG of one colour: the demo store's stand-in for product photographs. */
+export async function swatchPicture(colour: string, size = 1200): Promise<Buffer> {
+  const sharp = await loadSharp();
+  return sharp({ create: { width: size, height: size, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
+}
+
 export const CONTENT_TYPES: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',

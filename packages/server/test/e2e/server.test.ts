@@ -44,6 +44,14 @@ test('first start creates and shows a demo site with products and orders; the AP
   );
   const auth = { authorization: `Bearer ${apiKey}`, 'user-agent': 'e2e' };
 
+  // The printed store address answers with the demo's products, each with its picture.
+  const storeUrl = /store +(http\S+)/.exec(output)?.[1];
+  assert.equal(storeUrl, `${server.baseUrl}/s/${websiteId}`);
+  const shop = await request(server.baseUrl, 'GET', `/s/${websiteId}/shop`, {});
+  assert.equal(shop.status, 200, shop.body);
+  assert.match(shop.body, /<h2>Stoneware Mug<\/h2>/);
+  assert.match(shop.body, /alt="A slate-glazed stoneware mug"/);
+
   // The demo site sells its own products and has orders at once, the oldest shipped.
   const demoOrders = await request(server.baseUrl, 'GET', '/1.0/commerce/orders', auth);
   assert.equal(demoOrders.status, 200, demoOrders.body);
