@@ -11,14 +11,7 @@ import {
 } from '../catalog/images.service.ts';
 import { DomainError, Forbidden, PayloadTooLarge, ValidationError } from '../errors.ts';
 import { checkSchema, valuesOf } from './product-form.ts';
-import {
-  changeOrShow,
-  ownedSite,
-  refusal,
-  savedRedirect,
-  sendEditPage,
-  shownProduct,
-} from './product-page.ts';
+import { changeOrShow, ownedSite, savedRedirect, sendEditPage, shownProduct } from './product-page.ts';
 import { registerUploadScript } from './product-upload.script.ts';
 import { requireCsrf } from './session.ts';
 import type { WebDeps } from './web-deps.ts';
@@ -66,9 +59,13 @@ export const productImagesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async 
     const { productId } = request.params as { productId: string };
     await shownProduct(deps, site.id, productId);
     if (!request.isMultipart()) requireCsrf(deps, request);
+    const checkToken = (csrf: unknown) =>
+      requireCsrf(deps, { browser: request.browser, body: { csrf } } as FastifyRequest);
     let csrfChecked = false;
     let uploaded = 0;
     let failure: { status: number; message: string } | undefined;
+    /** A failure of ours or a product gone meanwhile: answered as any page answers it. */
+    let fatal: unknown;
     try {
       const parts = request.parts({
         limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 5, fieldSize: 4096 },
@@ -77,31 +74,29 @@ export const productImagesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async 
         if (part.type === 'field') {
           // The form's first field: nothing is stored before the token is checked (GR-2).
           if (part.fieldname === 'csrf' && !csrfChecked) {
-            requireCsrf(deps, { browser: request.browser, body: { csrf: part.value } } as FastifyRequest);
+            checkToken(part.value);
             csrfChecked = true;
           }
           continue;
         }
-        if (!csrfChecked) throw new Forbidden('This form has expired or was not sent from this page.');
+        if (!csrfChecked) checkToken(undefined);
         if (failure || part.filename === '') {
           part.file.resume();
           continue;
         }
         try {
-          await uploadImage(
-            deps.commerce,
-            site.id,
-            productId,
-            { stream: fileStream(part), fileName: part.filename },
-            'v2',
-          );
+          const file = { stream: fileStream(part), fileName: part.filename };
+          await uploadImage(deps.commerce, site.id, productId, file, 'v2');
           uploaded++;
         } catch (error) {
           part.file.resume();
-          const refused = refusal(error);
+          if (!(error instanceof DomainError) || error.status === 404 || error.status >= 500) {
+            fatal = error;
+            break;
+          }
           failure = {
-            status: refused.status,
-            message: `${part.filename}: ${refused.message.replace(/^file: /, '')}`,
+            status: error.status,
+            message: `${part.filename}: ${error.message.replace(/^file: /, '')}`,
           };
         }
       }
@@ -109,7 +104,8 @@ export const productImagesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async 
       if (error instanceof Forbidden) throw error;
       failure ??= uploadError(error);
     }
-    if (!csrfChecked) requireCsrf(deps, request);
+    if (fatal) throw fatal;
+    if (!csrfChecked) checkToken(undefined);
     if (!failure && uploaded === 0)
       failure = { status: 400, message: 'Choose one or more image files first.' };
     if (!failure) return savedRedirect(reply, site, productId, 'images');
