@@ -52,6 +52,7 @@ ul.filters{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
 .field{display:grid;gap:.25rem}
 .field.check{display:flex;gap:.5rem;align-items:center;flex-wrap:wrap}
 .field.check label{font-weight:400}
+fieldset .field:not(.check) label{display:block;font-weight:600;padding:0}
 a.button{display:inline-block;padding:.6rem 1.1rem;border-radius:6px;background:#0a58ca;color:#fff;text-decoration:none}
 form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}
 ol.images{list-style:none;padding:0}

@@ -189,6 +189,7 @@ test(
     await page.getByText('must be a decimal string').waitFor();
     assert.equal(await price.getAttribute('aria-invalid'), 'true');
     assert.equal(await price.inputValue(), 'twelve');
+    await screenshot(page, 'owner-product-new-refused', t);
     assert.deepEqual(await axeViolations(page, t, 'the new-product form with an error'), []);
     await page.close();
   },
