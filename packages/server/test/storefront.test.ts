@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createStorePage } from '../src/catalog/store-pages.service.ts';
 import { STORE_COOKIE } from '../src/store/csrf.ts';
+import { TestBrowser } from './helpers/browser.ts';
 import { createProduct, money, multipartFile, physical, variant } from './helpers/factories.ts';
+import { pathOf, storeGetter } from './helpers/storefront.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 let ctx: TestContext;
@@ -16,65 +17,13 @@ before(async () => {
 });
 after(() => ctx.close());
 
-/** The page's markup without the line breaks and indentation between tags that templates leave. */
-const squash = (body: string) =>
-  body
-    .replace(/\s*\n\s*/g, '\n')
-    .replace(/\n?>\n?/g, '>')
-    .replace(/\n</g, '<')
-    .replace(/\n/g, ' ');
-const get = async (url: string, headers: Record<string, string> = {}) => {
-  const res = await ctx.app.inject({ method: 'GET', url, headers });
-  return { statusCode: res.statusCode, headers: res.headers, body: squash(res.body) };
-};
+const get = storeGetter(() => ctx.app);
 const store = (s: Site = site) => `/s/${s.websiteId}`;
-const pathOf = (product: { url: string }) => new URL(product.url).pathname;
 const shown = (product: Record<string, unknown>) => createProduct(site, { isVisible: true, ...product });
 const change = async (id: string, body: object) => {
   const res = await site.call({ method: 'POST', url: `${PRODUCTS}/${id}`, payload: body });
   assert.equal(res.statusCode, 200, res.body);
 };
-
-describe('addresses', () => {
-  test("a product's url is under its website's own store root, and the store answers there", async () => {
-    const product = await shown(physical(site, { name: 'Linen Shirt' }));
-    assert.equal(product.url, `https://api.emporium.test/s/${site.websiteId}/shop/p/linen-shirt`);
-    const page = await get(pathOf(product));
-    assert.equal(page.statusCode, 200);
-    assert.match(page.body, /<h1>Linen Shirt<\/h1>/);
-    const website = await site.call({ method: 'GET', url: '/1.1/authorization/website' });
-    assert.equal(website.json().url, `https://api.emporium.test/s/${site.websiteId}`);
-    const front = await get(store());
-    assert.match(front.body, new RegExp(`<a href="/s/${site.websiteId}/shop">Shop</a>`));
-  });
-
-  test("another website's product, an unknown store and a malformed id: store-styled 404s", async () => {
-    const other = await ctx.site();
-    const theirs = await createProduct(other, physical(other, { name: 'Theirs', isVisible: true }));
-    const urls = [
-      `${store()}/shop/p/${theirs.urlSlug}`,
-      `/s/${'0'.repeat(24)}`,
-      '/s/not-a-website/shop',
-      `${store()}/no-such-page`,
-    ];
-    for (const url of urls) {
-      const res = await get(url);
-      assert.equal(res.statusCode, 404, url);
-      assert.match(res.headers['content-type'] as string, /text\/html/);
-      assert.match(res.body, /<h1>Page not found<\/h1>/);
-    }
-    assert.equal((await get(pathOf(theirs))).statusCode, 200, 'it is shown in its own store');
-  });
-  test('a store page never takes a slug of the store\'s own paths: one titled "Cart" is cart-2', async () => {
-    const s = await ctx.site();
-    await createStorePage(ctx.api, { websiteId: s.websiteId, title: 'Cart' });
-    const front = await get(store(s));
-    assert.match(front.body, new RegExp(`<a href="/s/${s.websiteId}/cart-2">Cart</a>`));
-    const list = await get(`${store(s)}/cart-2`);
-    assert.equal(list.statusCode, 200);
-    assert.match(list.body, /<h1>Cart<\/h1>/);
-  });
-});
 
 describe('a store page', () => {
   test('lists visible products: name, main image with alt, price, a sale, sold out', async () => {
@@ -192,6 +141,32 @@ describe('a product page', () => {
     assert.equal(again.headers['set-cookie'], undefined);
     assert.match(again.body, new RegExp(`value="${token}"`));
     assert.doesNotMatch((await get(pathOf(product))).body, new RegExp(`value="${token}"`));
+  });
+
+  test('the add-to-cart form, sent as it is, puts the chosen variant in the cart', async () => {
+    const product = await shown(
+      physical(site, {
+        name: 'Scarf',
+        variantAttributes: ['Colour'],
+        variants: [
+          variant('SCARF-R', { attributes: { Colour: 'Red' }, stock: { quantity: 0 } }),
+          variant('SCARF-B', { attributes: { Colour: 'Blue' }, stock: { quantity: 4 } }),
+        ],
+      }),
+    );
+    const browser = new TestBrowser(ctx.app);
+    await browser.get(pathOf(product));
+    const chosen = /<option\s+value="([^"]+)"\s+selected/.exec(browser.lastPage)?.[1];
+    assert.equal(chosen, product.variants[1].id, 'the first variant in stock is chosen');
+    const added = await browser.post(`${store()}/cart`, {
+      csrf: browser.csrf,
+      variantId: chosen!,
+      quantity: '2',
+    });
+    assert.equal(added.statusCode, 303, added.body);
+    const cart = await browser.get(`${store()}/cart`);
+    assert.match(cart.body, /Scarf/);
+    assert.match(cart.body, /Blue/);
   });
 
   test('images: responsive srcset from the widths produced, with the alt text', async () => {
