@@ -143,6 +143,33 @@ describe('a product page', () => {
     assert.doesNotMatch((await get(pathOf(product))).body, new RegExp(`value="${token}"`));
   });
 
+  test('a gift card: its amounts to choose from, never sold out', async () => {
+    const res = await site.call({
+      method: 'POST',
+      url: '/v2/commerce/products',
+      payload: {
+        type: 'GIFT_CARD',
+        storePageId: site.storePageId,
+        name: 'Gift Card',
+        urlSlug: 'gift-card',
+        isVisible: true,
+        variants: ['25.00', '50.00'].map((value) => ({
+          sku: `GIFT-${value}`,
+          pricing: { basePrice: money(value) },
+        })),
+      },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const body = (await get(pathOf(res.json()))).body;
+    assert.match(body, /<label>Amount<select name="variantId" required>/);
+    assert.deepEqual(
+      [...body.matchAll(/<option[^>]*>([^<]*)<\/option>/g)].map((m) => m[1]),
+      ['$25.00', '$50.00'],
+    );
+    assert.match(body, /<p>From \$25\.00<\/p>|<span class="price">From \$25\.00<\/span>/);
+    assert.doesNotMatch(body, /Sold out/);
+  });
+
   test('the add-to-cart form, sent as it is, puts the chosen variant in the cart', async () => {
     const product = await shown(
       physical(site, {

@@ -42,10 +42,22 @@ export function soldOut(row: ProductRow): boolean {
   return row.variants.length > 0 && row.variants.every((v) => available(v) === 0);
 }
 
-/** A variant as a shopper tells it apart: its attribute values, or its SKU when it has none. */
-function variantLabel(row: ProductRow, v: VariantRow): string {
+/**
+ * A variant as a shopper tells it apart in the list: its option values (a gift card by its
+ * amount alone), its price, its stock.
+ */
+function variantOption(row: ProductRow, v: VariantRow, units: number): string {
+  const price = variantPrice(v);
+  const amount = `${money(price.minor, price.currency)}${price.wasMinor !== undefined ? ' (sale)' : ''}`;
+  if (row.type === 'GIFT_CARD') return amount;
   const values = row.variant_attributes.map((name) => v.attributes[name]).filter(Boolean);
-  return values.length ? values.join(' / ') : v.sku;
+  return [values.length ? values.join(' / ') : v.sku, amount, stockText(units)].join(' · ');
+}
+
+/** What the list of variants is called: the option names, or what a gift card's differ by. */
+function chooserLabel(row: ProductRow): string {
+  if (row.type === 'GIFT_CARD') return 'Amount';
+  return row.variant_attributes.length ? row.variant_attributes.join(' / ') : 'Option';
 }
 
 function buyForm(websiteId: string, row: ProductRow): Html {
@@ -58,20 +70,18 @@ function buyForm(websiteId: string, row: ProductRow): Html {
   const chooser = single
     ? html`<input type="hidden" name="variantId" value="${row.variants[0]!.id}" />`
     : html`<label
-        >${row.variant_attributes.length ? row.variant_attributes.join(' / ') : 'Option'}
+        >${chooserLabel(row)}
         <select name="variantId" required>
-          ${row.variants.map((v, i) => {
-            const price = variantPrice(v);
-            return html`<option
-              value="${v.id}"
-              ${i === first ? 'selected' : ''}
-              ${units[i] === 0 ? 'disabled' : ''}
-            >
-              ${variantLabel(row, v)} ·
-              ${money(price.minor, price.currency)}${price.wasMinor !== undefined ? ' (sale)' : ''} ·
-              ${stockText(units[i]!)}
-            </option>`;
-          })}
+          ${row.variants.map(
+            (v, i) =>
+              html`<option
+                value="${v.id}"
+                ${i === first ? 'selected' : ''}
+                ${units[i] === 0 ? 'disabled' : ''}
+              >
+                ${variantOption(row, v, units[i]!)}
+              </option>`,
+          )}
         </select></label
       >`;
   return html`<form class="buy" method="post" action="${websitePath(websiteId)}/cart">
