@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ordersOf, seeOther, Shopper, shirt, stockOf, text } from './helpers/shopper.ts';
@@ -222,6 +223,35 @@ describe('checkout', () => {
     }
     assert.equal((await ordersOf(ctx, site.websiteId)).length, 0);
     assert.equal(await stockOf(site, small), 3);
+  });
+
+  test('one form sent twice, at once or later, places one order; another browser’s key is its own', async () => {
+    const site = await ctx.site();
+    const { small } = await shirt(site, 3);
+    const shopper = new Shopper(ctx, site.websiteId);
+    seeOther(await shopper.add(small, 1));
+    const cart = shopper.cookies.get('emporium_cart')!;
+    const attempt = randomUUID();
+    const both = await Promise.all([shopper.checkout({ attempt }), shopper.checkout({ attempt })]);
+    const [first, second] = both.map(seeOther);
+    assert.equal(first, second, 'both sends lead to the one order');
+    shopper.cookies.set('emporium_cart', cart);
+    assert.equal(seeOther(await shopper.checkout({ attempt })), first, 'sent again later');
+    assert.equal((await ordersOf(ctx, site.websiteId)).length, 1);
+    assert.equal(await stockOf(site, small), 2);
+
+    const other = new Shopper(ctx, site.websiteId);
+    seeOther(await other.add(small, 1));
+    const theirs = seeOther(await other.checkout({ attempt }));
+    assert.notEqual(theirs, first, 'the same key from another browser is another order');
+    assert.equal((await other.get(first)).statusCode, 404);
+    assert.equal((await ordersOf(ctx, site.websiteId)).length, 2);
+
+    seeOther(await shopper.add(small, 1));
+    const keyless = await shopper.checkout({ attempt: '' });
+    assert.match(text(keyless), /This form has expired\. Reload the checkout page and try again\./);
+    assert.match(keyless.body, /name="attempt" value="[0-9a-f-]{36}"/, 'the form shown again has a key');
+    assert.equal((await ordersOf(ctx, site.websiteId)).length, 2);
   });
 
   test('two shoppers buy the last one at once: one order, the other is told it is sold out', async () => {

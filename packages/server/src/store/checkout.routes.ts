@@ -3,6 +3,7 @@ import { websitePath } from '../catalog/store-urls.ts';
 import { findOrder } from '../commerce/orders.read.ts';
 import { standardShippingMinor } from '../commerce/sample-order.ts';
 import { NotFound } from '../errors.ts';
+import { field } from '../web/web-deps.ts';
 import type { Html } from '../web/html.ts';
 import {
   cookieOptions,
@@ -17,7 +18,7 @@ import { viewCart } from './cart.service.ts';
 import { cartBody } from './cart.views.ts';
 import { blankForm, formFrom } from './checkout-form.ts';
 import { encodeReceipt, holdsReceipt, RECEIPT_COOKIE } from './checkout-receipt.ts';
-import { checkout } from './checkout.service.ts';
+import { checkout, isAttemptKey } from './checkout.service.ts';
 import { checkoutBody, confirmationBody } from './checkout.views.ts';
 import { requireStoreCsrf } from './csrf.ts';
 import { storePage } from './layout.ts';
@@ -61,6 +62,8 @@ export const checkoutRoutes: FastifyPluginAsync<{ deps: StoreDeps; keys: CookieK
         view,
         shippingMinor: standardShippingMinor(store.currency),
         form: blankForm(),
+        // A new key for each form shown: one send of it places at most one order.
+        attempt: deps.api.ids.uuid(),
         errors: {},
         message: view.items.find((i) => i.shortage)?.shortage,
       });
@@ -80,7 +83,12 @@ export const checkoutRoutes: FastifyPluginAsync<{ deps: StoreDeps; keys: CookieK
       const store = await storeOf(deps, request.params.websiteId);
       const cart = readCart(request, keys, store.id);
       const form = formFrom(request.body);
-      const outcome = await checkout(deps.api, store, cart, form);
+      const posted = field(request.body, 'attempt');
+      const attempt = isAttemptKey(posted) ? posted : deps.api.ids.uuid();
+      const outcome = await checkout(deps.api, store, cart, form, {
+        key: posted,
+        browser: request.storeCsrf,
+      });
       const frame = { websiteId: store.id, title: store.title };
       if (outcome.placed) {
         writeCart(reply, keys, store.id, []);
@@ -111,6 +119,7 @@ export const checkoutRoutes: FastifyPluginAsync<{ deps: StoreDeps; keys: CookieK
         view,
         shippingMinor: standardShippingMinor(store.currency),
         form,
+        attempt,
         errors: outcome.errors,
         message: outcome.message,
       });

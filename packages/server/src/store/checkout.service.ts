@@ -1,9 +1,13 @@
+import { saveImportKey } from '../commerce/orders.repo.ts';
 import { placeOrder, type OrderDeps, type OrderDraft } from '../commerce/place-order.ts';
 import { cardFeeMinor, standardShippingMinor } from '../commerce/sample-order.ts';
+import { findKey, KEY_KEPT_MS } from '../db/idempotency-keys.ts';
 import { Conflict, ValidationError } from '../errors.ts';
+import { digest, digestHex } from '../secrets.ts';
 import type { Cart } from './cart.ts';
 import { viewCart, type CartView } from './cart.service.ts';
 import { addressOf, buyerErrors, type CheckoutErrors, type CheckoutForm } from './checkout-form.ts';
+import { lockCheckoutKey } from './checkout.repo.ts';
 import { cardErrors, chargeTestCard, type CardBrand } from './test-cards.ts';
 
 /**
@@ -13,7 +17,7 @@ import { cardErrors, chargeTestCard, type CardBrand } from './test-cards.ts';
  */
 
 export type CheckoutOutcome =
-  | { placed: true; orderId: string; orderNumber: number }
+  | { placed: true; orderId: string }
   | {
       placed: false;
       /** By form field: what to fix there. */
@@ -23,6 +27,17 @@ export type CheckoutOutcome =
       /** The cart without lines that can no longer be bought, when some were dropped. */
       cart?: Cart;
     };
+
+/** One send of the checkout form: its key, made with the form, and the browser's store token. */
+export interface Attempt {
+  key: string;
+  browser: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A key as the checkout form is given one: a UUID. */
+export const isAttemptKey = (key: string) => UUID.test(key);
 
 /** A refusal found inside the transaction: it rolls back, and the shopper is told `message`. */
 class Refused extends Error {
@@ -109,13 +124,15 @@ function draftOf(
 /**
  * Checks the form, "charges" the test card and places the order. Any refusal (a field, a
  * declined card, a sold-out item) changes nothing; the shopper's cart stays as it was unless a
- * line could no longer be bought at all.
+ * line could no longer be bought at all. The form sent again (a double click, a retry) answers
+ * with the order its first send placed, kept 48 hours as the API's Idempotency-Keys are.
  */
 export async function checkout(
   deps: OrderDeps,
   website: { id: string; currency: string },
   cart: Cart,
   form: CheckoutForm,
+  attempt: Attempt,
 ): Promise<CheckoutOutcome> {
   const card = { number: form.cardNumber, expiry: form.cardExpiry, cvc: form.cardCvc };
   const now = deps.clock.now();
@@ -125,15 +142,36 @@ export async function checkout(
   const charge = chargeTestCard(card, now);
   if (!charge.paid) return { placed: false, errors: charge.errors };
 
+  if (!isAttemptKey(attempt.key)) {
+    return {
+      placed: false,
+      errors,
+      message: 'This form has expired. Reload the checkout page and try again.',
+    };
+  }
+  // The key is the browser's own: another browser's form never finds this one's order.
+  const keyRow = { website_id: website.id, caller: `store:${digestHex(attempt.browser)}`, key: attempt.key };
   try {
-    const placed = await deps.db.transaction().execute(async (trx) => {
+    const result = await deps.db.transaction().execute(async (trx) => {
+      await lockCheckoutKey(trx, keyRow);
+      const earlier = await findKey(trx, 'order_import_keys', keyRow, new Date(now.getTime() - KEY_KEPT_MS));
+      if (earlier) return { replayed: earlier.order_id };
       const view = await viewCart(trx, website.id, cart);
       const problem = cartProblem(view);
       if (problem) throw problem;
-      return placeOrder(trx, deps, website, draftOf(deps, website.currency, view, form, charge));
+      const draft = draftOf(deps, website.currency, view, form, charge);
+      const admit = (orderId: string) =>
+        saveImportKey(trx, {
+          ...keyRow,
+          request_digest: digest(JSON.stringify(cart)),
+          order_id: orderId,
+          created_at: now,
+        });
+      return placeOrder(trx, deps, website, draft, admit);
     });
-    placed.announce();
-    return { placed: true, orderId: placed.order.id, orderNumber: placed.order.orderNumber };
+    if ('replayed' in result) return { placed: true, orderId: result.replayed };
+    result.announce();
+    return { placed: true, orderId: result.order.id };
   } catch (error) {
     if (error instanceof Refused) {
       return { placed: false, errors: {}, message: error.message, ...(error.cart && { cart: error.cart }) };

@@ -18,6 +18,8 @@ export interface CheckoutPage {
   view: Pick<CartView, 'items' | 'subtotalMinor'>;
   shippingMinor: number;
   form: CheckoutForm;
+  /** The form's key (checkout.service.ts): sent twice, it places one order. */
+  attempt: string;
   errors: CheckoutErrors;
   message?: string;
 }
@@ -148,6 +150,7 @@ export function checkoutBody(page: CheckoutPage): Html {
     <p><a href="${root}/cart">Change your cart</a></p>
     <form method="post" action="${root}/checkout" class="checkout">
       ${csrfFieldFor(page.csrf)}
+      <input type="hidden" name="attempt" value="${page.attempt}" />
       <fieldset>
         <legend>Contact</legend>
         ${field('email', page)}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { createProduct, money, physical, variant } from './factories.ts';
 import type { Site, TestContext } from './test-app.ts';
@@ -59,7 +59,8 @@ export class Shopper {
   }
 
   async checkout(fields: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    return this.post(`${this.root}/checkout`, { ...GOOD_CHECKOUT, ...fields });
+    // A new form's key each time unless the test sends one form twice.
+    return this.post(`${this.root}/checkout`, { attempt: randomUUID(), ...GOOD_CHECKOUT, ...fields });
   }
 }
 
