@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import type { ProductType } from '../catalog/product-types.ts';
-import { hasAttributes, hasVariants, STOCKED } from '../catalog/product-types.ts';
+import { hasAttributes, hasVariants, PRODUCT_TYPES, STOCKED } from '../catalog/product-types.ts';
 import type { ProductInput, VariantInput } from '../catalog/new-product.ts';
 import type { PricingInputT } from '../catalog/products.schemas.ts';
 import { ValidationError } from '../errors.ts';
@@ -27,8 +27,6 @@ export interface FormError {
   message: string;
   values: Values;
 }
-
-export const EDITABLE_TYPES: readonly ProductType[] = ['PHYSICAL', 'SERVICE', 'GIFT_CARD', 'DIGITAL'];
 
 /** The schema check of an API route, for an input built from a form. */
 export function checkSchema(schema: TSchema, value: unknown, context = 'body'): void {
@@ -104,7 +102,7 @@ export function rowCount(values: Values): number {
 /** The new-product form as createProduct's input. A DIGITAL product takes the first row's price. */
 export function newProductInput(values: Values, currency: string): ProductInput {
   const type = values.type as ProductType;
-  if (!EDITABLE_TYPES.includes(type)) throw new ValidationError('type: choose a product type');
+  if (!PRODUCT_TYPES.includes(type)) throw new ValidationError('type: choose a product type');
   const names = hasAttributes(type) ? nameList(values.variantAttributes ?? '') : [];
   const input: ProductInput = {
     type,

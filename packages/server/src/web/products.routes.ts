@@ -7,7 +7,7 @@ import {
 } from '../catalog/products-v2.schemas.ts';
 import { createProduct, deleteProduct, updateProduct } from '../catalog/products.service.ts';
 import { CreateProductBody, type UpdateProductInput } from '../catalog/products.schemas.ts';
-import { hasAttributes } from '../catalog/product-types.ts';
+import { hasAttributes, type ProductType } from '../catalog/product-types.ts';
 import { listStorePages } from '../catalog/store-pages.repo.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { page, sendPage } from './layout.ts';
@@ -59,7 +59,7 @@ function detailsChanges(values: Values, product: ShownProduct, currency: string)
   };
   const slug = (values.urlSlug ?? '').trim();
   if (slug !== product.urlSlug) changes.urlSlug = slug;
-  if (hasAttributes(product.type as never)) {
+  if (hasAttributes(product.type as ProductType)) {
     const names = nameList(values.variantAttributes ?? '');
     if (names.join('\n') !== (product.variantAttributes ?? []).join('\n')) changes.variantAttributes = names;
   }

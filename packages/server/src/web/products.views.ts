@@ -10,7 +10,8 @@ import {
   textField,
   type FormState,
 } from './product-fields.ts';
-import { EDITABLE_TYPES, rowCount } from './product-form.ts';
+import { PRODUCT_TYPES } from '../catalog/product-types.ts';
+import { rowCount } from './product-form.ts';
 
 /** The owner's product grid, the new-product form and the delete confirmation. */
 
@@ -105,7 +106,7 @@ export function gridBody(
   const filter = { key: 'filter', values: { query: view.query, type: view.type } } satisfies FormState;
   const types = [
     { value: '', label: 'All types' },
-    ...EDITABLE_TYPES.map((t) => ({ value: t, label: TYPE_WORDS[t]! })),
+    ...PRODUCT_TYPES.map((t) => ({ value: t, label: TYPE_WORDS[t]! })),
   ];
   return html`<p><a href="/sites/${site.id}">${site.title}</a></p>
     ${view.notice ? html`<p class="notice info" role="status">${view.notice}</p>` : ''}
@@ -166,7 +167,7 @@ export function newProductBody(
 ): Html {
   const { state } = view;
   const rows = rowCount(state.values);
-  const types = EDITABLE_TYPES.map((t) => ({ value: t, label: TYPE_WORDS[t]! }));
+  const types = PRODUCT_TYPES.map((t) => ({ value: t, label: TYPE_WORDS[t]! }));
   const pages = view.storePages.map((p) => ({ value: p.id, label: p.title }));
   return html`<form class="stack" method="post" action="/sites/${site.id}/products" novalidate>
     ${csrfField(view.csrf)}<input type="hidden" name="rows" value="${rows}" /> ${formNotice(state)}
