@@ -2,7 +2,9 @@ import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { websitePath } from '../catalog/store-urls.ts';
 import { NotFound } from '../errors.ts';
-import { CART_COOKIE, decodeCart, encodeCart, type Cart } from './cart.ts';
+import { serverSecret } from '../db/server-secrets.ts';
+import { CART_COOKIE, cartKey, decodeCart, encodeCart, type Cart } from './cart.ts';
+import { receiptKey } from './checkout-receipt.ts';
 import { findStore, type StoreRow } from './store.repo.ts';
 import type { StoreDeps } from './store-deps.ts';
 
@@ -38,6 +40,25 @@ export interface CookieKeys {
   receipt: Buffer;
   /** Cookies are `Secure` when the store is served over https. */
   secure: boolean;
+}
+
+/**
+ * The cookies' keys, from one secret of the server's for every instance (db/server-secrets.ts),
+ * split by use. Read at the first request, so building the app (as `npm run openapi` does)
+ * needs no database; a failed read is tried again on the next request.
+ */
+export function cookieKeys(deps: StoreDeps): () => Promise<CookieKeys> {
+  let loading: Promise<CookieKeys> | undefined;
+  return () => {
+    loading ??= serverSecret(deps.api.db, 'storefront').then(
+      (secret) => ({ cart: cartKey(secret), receipt: receiptKey(secret), secure: deps.secure }),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
 }
 
 export function cookieOptions(keys: CookieKeys, websiteId: string, maxAge: number) {

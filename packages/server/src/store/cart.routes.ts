@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { websitePath } from '../catalog/store-urls.ts';
-import { serverSecret } from '../db/server-secrets.ts';
 import { DomainError } from '../errors.ts';
 import { field } from '../web/web-deps.ts';
 import {
+  cookieKeys,
   readCart,
   STORE_PARAMS,
   storeOf,
@@ -12,10 +12,9 @@ import {
   type StoreParams,
 } from './cart-pages.ts';
 import { addToCart, viewCart } from './cart.service.ts';
-import { cartKey, parseQuantity, removeLine, setQuantity, type Cart } from './cart.ts';
+import { parseQuantity, removeLine, setQuantity, type Cart } from './cart.ts';
 import { cartBody, quantityField } from './cart.views.ts';
 import { checkoutRoutes } from './checkout.routes.ts';
-import { receiptKey } from './checkout-receipt.ts';
 import { requireStoreCsrf } from './csrf.ts';
 import { sendStorePage, storePage } from './layout.ts';
 import type { StoreRow } from './store.repo.ts';
@@ -27,12 +26,11 @@ import type { StoreDeps } from './store-deps.ts';
  * the store's CSRF token. The checkout's routes (checkout.routes.ts) share the cookie keys.
  */
 export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, { deps }) => {
-  // One secret of the server's for every instance (db/server-secrets.ts), split by use.
-  const secret = await serverSecret(deps.api.db, 'storefront');
-  const keys: CookieKeys = { cart: cartKey(secret), receipt: receiptKey(secret), secure: deps.secure };
+  const loadKeys = cookieKeys(deps);
 
   async function showCart(
     reply: FastifyReply,
+    keys: CookieKeys,
     store: StoreRow,
     cart: Cart,
     csrf: string,
@@ -54,12 +52,14 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
 
   app.get<{ Params: StoreParams }>('/:websiteId/cart', { schema: STORE_PARAMS }, async (request, reply) => {
     const store = await storeOf(deps, request.params.websiteId);
-    return showCart(reply, store, readCart(request, keys, store.id), request.storeCsrf);
+    const keys = await loadKeys();
+    return showCart(reply, keys, store, readCart(request, keys, store.id), request.storeCsrf);
   });
 
   app.post<{ Params: StoreParams }>('/:websiteId/cart', { schema: STORE_PARAMS }, async (request, reply) => {
     requireStoreCsrf(request);
     const store = await storeOf(deps, request.params.websiteId);
+    const keys = await loadKeys();
     const cart = readCart(request, keys, store.id);
     try {
       const quantityText = field(request.body, 'quantity');
@@ -69,7 +69,7 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
       return reply.redirect(`${websitePath(store.id)}/cart`, 303);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return showCart(reply, store, cart, request.storeCsrf, error.status, error.message);
+      return showCart(reply, keys, store, cart, request.storeCsrf, error.status, error.message);
     }
   });
 
@@ -79,6 +79,7 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
     async (request, reply) => {
       requireStoreCsrf(request);
       const store = await storeOf(deps, request.params.websiteId);
+      const keys = await loadKeys();
       const cart = readCart(request, keys, store.id);
       const remove = field(request.body, 'remove');
       let changed = remove ? removeLine(cart, remove) : cart;
@@ -95,7 +96,7 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
           }
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          return showCart(reply, store, cart, request.storeCsrf, error.status, error.message);
+          return showCart(reply, keys, store, cart, request.storeCsrf, error.status, error.message);
         }
       }
       writeCart(reply, keys, store.id, changed);
@@ -103,5 +104,5 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
     },
   );
 
-  await app.register(checkoutRoutes, { deps, keys });
+  await app.register(checkoutRoutes, { deps, loadKeys });
 };

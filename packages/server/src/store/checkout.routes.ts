@@ -43,15 +43,16 @@ function sendPrivatePage(reply: FastifyReply, status: number, body: Html) {
  * /s/<websiteId>/checkout: the form, the order placed from the cart (checkout.service.ts), and
  * the confirmation, shown only to the browser that placed the order (checkout-receipt.ts).
  */
-export const checkoutRoutes: FastifyPluginAsync<{ deps: StoreDeps; keys: CookieKeys }> = async (
-  app,
-  { deps, keys },
-) => {
+export const checkoutRoutes: FastifyPluginAsync<{
+  deps: StoreDeps;
+  loadKeys: () => Promise<CookieKeys>;
+}> = async (app, { deps, loadKeys }) => {
   app.get<{ Params: StoreParams }>(
     '/:websiteId/checkout',
     { schema: STORE_PARAMS },
     async (request, reply) => {
       const store = await storeOf(deps, request.params.websiteId);
+      const keys = await loadKeys();
       const view = await viewCart(deps.api.db, store.id, readCart(request, keys, store.id));
       if (view.items.length === 0) return reply.redirect(`${websitePath(store.id)}/cart`, 303);
       if (view.dropped.length) writeCart(reply, keys, store.id, view.cart);
@@ -81,6 +82,7 @@ export const checkoutRoutes: FastifyPluginAsync<{ deps: StoreDeps; keys: CookieK
     async (request, reply) => {
       requireStoreCsrf(request);
       const store = await storeOf(deps, request.params.websiteId);
+      const keys = await loadKeys();
       const cart = readCart(request, keys, store.id);
       const form = formFrom(request.body);
       const posted = field(request.body, 'attempt');
@@ -133,6 +135,7 @@ export const checkoutRoutes: FastifyPluginAsync<{ deps: StoreDeps; keys: CookieK
     async (request, reply) => {
       const { websiteId, orderId } = request.params;
       const store = await storeOf(deps, websiteId);
+      const keys = await loadKeys();
       if (!holdsReceipt(keys.receipt, store.id, orderId, request.cookies[RECEIPT_COOKIE])) {
         throw new NotFound('There is no order to show at this address.');
       }
