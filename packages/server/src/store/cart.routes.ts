@@ -11,7 +11,7 @@ import {
   type CookieKeys,
   type StoreParams,
 } from './cart-pages.ts';
-import { addToCart, viewCart } from './cart.service.ts';
+import { addToCart, droppedNotice, viewCart } from './cart.service.ts';
 import { parseQuantity, removeLine, setQuantity, type Cart } from './cart.ts';
 import { cartBody, quantityField } from './cart.views.ts';
 import { checkoutRoutes } from './checkout.routes.ts';
@@ -39,9 +39,7 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
   ) {
     const view = await viewCart(deps.api.db, store.id, cart);
     if (view.dropped.length) writeCart(reply, keys, store.id, view.cart);
-    const info = view.dropped.length
-      ? `${view.dropped.join(', ')} can no longer be bought here and left your cart.`
-      : undefined;
+    const info = droppedNotice(view.dropped);
     const body = cartBody({ websiteId: store.id, currency: store.currency, csrf, view, error, info });
     return sendStorePage(
       reply,

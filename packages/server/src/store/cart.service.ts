@@ -63,6 +63,13 @@ export function shortageMessage(
   return `Sorry, only ${v.stock_quantity} of ${itemName(v)} left; lower the quantity to buy it.`;
 }
 
+/** What the shopper is told of lines that left their cart. */
+export function droppedNotice(dropped: string[]): string | undefined {
+  return dropped.length
+    ? `${dropped.join(', ')} can no longer be bought here and left your cart.`
+    : undefined;
+}
+
 function itemOf(websiteId: string, v: CartVariant, quantity: number): CartItem {
   const unitPriceMinor = v.on_sale ? v.sale_price_minor : v.base_price_minor;
   const shortage = shortageMessage(v, quantity);

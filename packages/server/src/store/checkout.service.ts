@@ -5,7 +5,7 @@ import { findKey, KEY_KEPT_MS } from '../db/idempotency-keys.ts';
 import { Conflict, ValidationError } from '../errors.ts';
 import { digest, digestHex } from '../secrets.ts';
 import type { Cart } from './cart.ts';
-import { viewCart, type CartView } from './cart.service.ts';
+import { droppedNotice, viewCart, type CartView } from './cart.service.ts';
 import { addressOf, buyerErrors, type CheckoutErrors, type CheckoutForm } from './checkout-form.ts';
 import { lockCheckoutKey } from './checkout.repo.ts';
 import { cardErrors, chargeTestCard, type CardBrand } from './test-cards.ts';
@@ -52,10 +52,7 @@ class Refused extends Error {
 /** Why this cart cannot be ordered as it stands, if it cannot. */
 function cartProblem(view: CartView): Refused | undefined {
   if (view.dropped.length) {
-    return new Refused(
-      `${view.dropped.join(', ')} can no longer be bought here and left your cart. Check your cart and order again.`,
-      view.cart,
-    );
+    return new Refused(`${droppedNotice(view.dropped)} Check your cart and order again.`, view.cart);
   }
   if (view.items.length === 0) return new Refused('Your cart is empty.');
   const short = view.items.find((i) => i.shortage);
