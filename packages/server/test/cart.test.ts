@@ -95,20 +95,25 @@ describe('the cart', () => {
     assert.match(text(await shopper.get(`${shopper.root}/cart`)), /Size: M .*Subtotal \$20\.00/);
   });
 
-  test('an item hidden after it was added leaves the cart with a note', async () => {
+  test('an item hidden after it was added leaves the cart with a note, on the cart and the checkout', async () => {
     const site = await ctx.site();
     const { product, small } = await shirt(site, 5);
+    const kept = await shirt(site, 5, { name: 'Wool scarf' });
     const shopper = new Shopper(ctx, site.websiteId);
     seeOther(await shopper.add(small, 1));
+    seeOther(await shopper.add(kept.small, 1));
     const hide = await site.call({
       method: 'POST',
       url: `/1.1/commerce/products/${product.id}`,
       payload: { isVisible: false },
     });
     assert.equal(hide.statusCode, 200, hide.body);
-    const page = await shopper.get(`${shopper.root}/cart`);
-    assert.match(text(page), /Linen shirt \(S\) can no longer be bought here and left your cart\./);
-    assert.match(text(page), /Your cart is empty\./);
+    const checkout = await shopper.get(`${shopper.root}/checkout`);
+    assert.equal(checkout.statusCode, 200);
+    assert.match(text(checkout), /Linen shirt \(S\) can no longer be bought here and left your cart\./);
+    const page = text(await shopper.get(`${shopper.root}/cart`));
+    assert.doesNotMatch(page, /Linen shirt/, 'the cookie was written without it');
+    assert.match(page, /Wool scarf .*Subtotal \$15\.00/);
   });
 
   test('a tampered, malformed or foreign cart cookie is an empty cart, never an error', async () => {

@@ -14,7 +14,7 @@ import {
   type CookieKeys,
   type StoreParams,
 } from './cart-pages.ts';
-import { viewCart } from './cart.service.ts';
+import { droppedNotice, viewCart } from './cart.service.ts';
 import { cartBody } from './cart.views.ts';
 import { blankForm, formFrom } from './checkout-form.ts';
 import { encodeReceipt, holdsReceipt, RECEIPT_COOKIE } from './checkout-receipt.ts';
@@ -66,7 +66,7 @@ export const checkoutRoutes: FastifyPluginAsync<{
         // A new key for each form shown: one send of it places at most one order.
         attempt: deps.api.ids.uuid(),
         errors: {},
-        message: view.items.find((i) => i.shortage)?.shortage,
+        message: droppedNotice(view.dropped) ?? view.items.find((i) => i.shortage)?.shortage,
       });
       return sendPrivatePage(
         reply,
