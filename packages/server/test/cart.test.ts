@@ -18,7 +18,13 @@ describe('the cart', () => {
     const { small, medium } = await shirt(site, 5);
     const shopper = new Shopper(ctx, site.websiteId);
 
-    assert.equal(seeOther(await shopper.add(small, 2)), `${shopper.root}/cart`);
+    const added = await shopper.add(small, 2);
+    assert.equal(seeOther(added), `${shopper.root}/cart`);
+    const cookie = String(added.headers['set-cookie']);
+    assert.match(
+      cookie,
+      /^emporium_cart=[^;]+; Max-Age=2592000; Path=\/s\/[0-9a-f]{24}; HttpOnly; Secure; SameSite=Lax$/,
+    );
     seeOther(await shopper.add(medium, 1));
     seeOther(await shopper.add(small, 1));
     let page = await shopper.get(`${shopper.root}/cart`);
