@@ -157,6 +157,8 @@ export async function checkout(
       const problem = cartProblem(view);
       if (problem) throw problem;
       const draft = draftOf(deps, website.currency, view, form, charge);
+      // Kept beside the API's import keys; the digest records the cart, a second send of the
+      // same form is answered with this order whatever it carries.
       const admit = (orderId: string) =>
         saveImportKey(trx, {
           ...keyRow,
