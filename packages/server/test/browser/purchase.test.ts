@@ -16,7 +16,7 @@ import { axeViolations } from '../helpers/axe.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { shirt, stockOf } from '../helpers/shopper.ts';
 import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
-import { connectApp, Receiver } from '../helpers/webhooks.ts';
+import { assertSigned, connectApp, Receiver } from '../helpers/webhooks.ts';
 
 const skip = skipWithoutChromium;
 
@@ -77,6 +77,7 @@ describe('a purchase in Chromium', { skip }, () => {
   let site: Site;
   let productPath = '';
   let small = '';
+  let secret = '';
 
   before(async () => {
     if (skip) return;
@@ -87,6 +88,7 @@ describe('a purchase in Chromium', { skip }, () => {
       topics: ['order.create'],
     });
     assert.equal(res.statusCode, 201, res.body);
+    secret = res.json().secret;
     const created = await shirt(site, 3);
     small = created.small;
     productPath = new URL(created.product.url).pathname;
@@ -159,6 +161,7 @@ describe('a purchase in Chromium', { skip }, () => {
     const [received] = await notified;
     assert.equal(received!.json.topic, 'order.create');
     assert.deepEqual(received!.json.data, { orderId });
+    assertSigned(received!, secret);
     t.diagnostic(`order.create for order ${order.orderNumber} reached the app's receiver`);
     assert.equal(await stockOf(site, small), 2);
     await page.close();
