@@ -143,7 +143,7 @@ describe('a product page', () => {
     assert.doesNotMatch((await get(pathOf(product))).body, new RegExp(`value="${token}"`));
   });
 
-  test('a gift card: its amounts to choose from, never sold out', async () => {
+  test('a gift card: its amounts, never sold out, and not sold through the cart', async () => {
     const res = await site.call({
       method: 'POST',
       url: '/v2/commerce/products',
@@ -161,11 +161,12 @@ describe('a product page', () => {
     });
     assert.equal(res.statusCode, 201, res.body);
     const body = (await get(pathOf(res.json()))).body;
-    assert.match(body, /<label>Amount<select name="variantId" required>/);
     assert.deepEqual(
-      [...body.matchAll(/<option[^>]*>([^<]*)<\/option>/g)].map((m) => m[1]),
+      [...body.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]),
       ['$25.00', '$50.00'],
     );
+    assert.match(body, /Not sold through this online store\./);
+    assert.doesNotMatch(body, /<form class="buy"/, 'the cart takes physical products only');
     assert.match(body, /<p>From \$25\.00<\/p>|<span class="price">From \$25\.00<\/span>/);
     assert.doesNotMatch(body, /Sold out/);
   });

@@ -3,6 +3,7 @@ import { productPath, storePagePath, websitePath } from '../catalog/store-urls.t
 import { html, Html } from '../web/html.ts';
 import { csrfFieldFor } from './csrf.ts';
 import { storePage, type StoreFrame } from './layout.ts';
+import { soldOnline } from './sold-online.ts';
 import {
   available,
   excerpt,
@@ -62,6 +63,12 @@ function chooserLabel(row: ProductRow): string {
 
 function buyForm(websiteId: string, row: ProductRow): Html {
   if (row.variants.length === 0) return html``;
+  if (!soldOnline(row.type)) {
+    return html`<ul class="options">
+        ${row.variants.map((v) => html`<li>${variantOption(row, v, available(v))}</li>`)}
+      </ul>
+      <p class="not-online">Not sold through this online store.</p>`;
+  }
   const units = row.variants.map(available);
   const anyLeft = units.some((n) => n > 0);
   const first = row.variants.findIndex((_, i) => units[i]! > 0);

@@ -47,6 +47,18 @@ button:disabled{background:#8c8f94;border-color:#8c8f94;cursor:not-allowed}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table{width:100%;border-collapse:collapse}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #dcdcde}
+.meta{color:#50575e;font-size:.9rem;font-weight:400}
+.scroll{overflow-x:auto}
+.field{margin:0 0 1rem}
+.field-error{margin:.25rem 0 0;font-weight:600}
+form.checkout{max-width:36rem}
+fieldset{border:1px solid #dcdcde;border-radius:6px;padding:1rem;margin:0 0 1.5rem}
+legend{font-weight:700;padding:0 .25rem}
+button.link{background:none;border:none;color:#0a58ca;text-decoration:underline;padding:.5rem;min-height:44px}
+a.button{display:inline-block;padding:.7rem 1.2rem;border-radius:6px;background:#0a58ca;color:#fff;text-decoration:none;min-height:44px}
+.order-number{font-size:1.25rem}
+ul.options{padding-left:1.2rem}
+.not-online{color:#50575e;font-style:italic}
 `;
 
 export function registerStoreAssets(app: FastifyInstance): void {

@@ -53,9 +53,8 @@ export const storefront: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
       store.setErrorHandler(storeErrorHandler);
       store.setNotFoundHandler((_request, reply) => sendStorePage(reply, 404, notFoundPage()));
       await store.register(storeRoutes, { deps });
+      // The cart and checkout, with paths relative to /s (`/:websiteId/cart`).
       await store.register(cartRoutes, { deps });
-      // The cart and checkout register here: `await store.register(cartRoutes, { deps });`,
-      // with paths relative to /s (`/:websiteId/cart`).
     },
     { prefix: '/s' },
   );
