@@ -62,6 +62,7 @@ export class Jobs {
   }
 
   async start(): Promise<void> {
+    process.on('unhandledRejection', outlastUnawaitedCompletion);
     await this.boss.start();
     await this.boss.createQueue(IMAGE_FAILED_JOB, { name: IMAGE_FAILED_JOB, ...IMAGE_RETRIES });
     const queue = {
@@ -192,6 +193,7 @@ export class Jobs {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, wait: true, timeout: 30_000 });
     await this.workerLock?.release();
+    process.off('unhandledRejection', outlastUnawaitedCompletion);
   }
 }
 
@@ -200,4 +202,22 @@ function executor(trx: Db) {
   return {
     executeSql: async (text: string, values: unknown[]) => trx.executeQuery(CompiledQuery.raw(text, values)),
   };
+}
+
+/**
+ * pg-boss 10 marks a job done or failed after its handler without awaiting the call (`work()` in
+ * its manager.js), so with the database away at that moment the call's rejection is unhandled,
+ * which ends a Node process. The job then stays active and is handed out again once it expires,
+ * as after a crash, so the process goes on. Any other unhandled rejection still ends it: thrown
+ * again from here, it is an uncaught exception.
+ */
+function outlastUnawaitedCompletion(reason: unknown): void {
+  const stack = reason instanceof Error ? (reason.stack ?? '') : '';
+  if (/at async Manager\.(complete|fail) \(.*pg-boss/.test(stack)) {
+    process.stderr.write(
+      `${JSON.stringify({ msg: 'a job could not be marked done; it is handed out again', err: String(reason) })}\n`,
+    );
+    return;
+  }
+  throw reason;
 }
