@@ -146,6 +146,7 @@ describe('checkout', () => {
       'the values are kept',
     );
     assert.doesNotMatch(declined.body, /value="123"/, 'but never the security code');
+    assert.doesNotMatch(declined.body, /value="4000 0000 0000 0002"/, 'nor the card number');
     assert.match(
       text(await shopper.checkout({ cardNumber: '4242 4242 4242 4241' })),
       /Your card number is incorrect\./,

@@ -167,6 +167,7 @@ describe('a product page', () => {
     );
     assert.match(body, /Not sold through this online store\./);
     assert.doesNotMatch(body, /<form class="buy"/, 'the cart takes physical products only');
+    assert.match(body, /<\/html>\s*$/, 'and no CSRF token where no form needs one');
     assert.match(body, /<p>From \$25\.00<\/p>|<span class="price">From \$25\.00<\/span>/);
     assert.doesNotMatch(body, /Sold out/);
   });

@@ -54,8 +54,8 @@ function field(name: Exclude<CheckoutField, 'countryCode'>, page: CheckoutPage):
   const spec = SPECS[name];
   const error = page.errors[name];
   const id = `f-${name}`;
-  // The security code is never sent back: the shopper types it again.
-  const value = name === 'cardCvc' ? '' : page.form[name];
+  // The card's number and security code are never sent back: the shopper types them again.
+  const value = name === 'cardCvc' || name === 'cardNumber' ? '' : page.form[name];
   return html`<div class="field">
     <label for="${id}"
       ><span>${spec.label}${spec.optional ? html` <span class="meta">(optional)</span>` : ''}</span></label

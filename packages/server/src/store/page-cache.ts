@@ -3,7 +3,13 @@ import { VersionedCache } from '../versioned-cache.ts';
 /** A rendered page, cut where the browser's CSRF token goes (product.views.ts CSRF_SLOT). */
 export interface CutPage {
   before: string;
-  after: string;
+  /** Undefined when the page has no form, hence no place for a token. */
+  after: string | undefined;
+}
+
+/** The page as one browser gets it: its own CSRF token in its place, if the page has one. */
+export function withToken(page: CutPage, token: string): string {
+  return page.after === undefined ? page.before : page.before + token + page.after;
 }
 
 /** About 1,000 product pages of 16 KB and as many store page lists. */
@@ -21,7 +27,7 @@ const ENTRY_BYTES = 200;
 export class StorePageCache {
   readonly products = new VersionedCache<CutPage>(
     PRODUCT_PAGES_BYTES,
-    (page) => (page.before.length + page.after.length) * 2 + ENTRY_BYTES,
+    (page) => (page.before.length + (page.after?.length ?? 0)) * 2 + ENTRY_BYTES,
   );
   readonly lists = new VersionedCache<string>(LIST_PAGES_BYTES, (page) => page.length * 2 + ENTRY_BYTES);
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sendStorePage } from './layout.ts';
-import { StorePageCache } from './page-cache.ts';
+import { StorePageCache, withToken } from './page-cache.ts';
 import { pageNumber, productPageAt, storeFront, storePageList } from './storefront.read.ts';
 import type { StoreDeps } from './store-deps.ts';
 
@@ -45,7 +45,7 @@ export const storeRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, 
     async (request, reply) => {
       const { websiteId, storePageSlug, urlSlug } = request.params;
       const page = await productPageAt(read, websiteId, storePageSlug, urlSlug);
-      return sendStorePage(reply, 200, page.before + request.storeCsrf + page.after);
+      return sendStorePage(reply, 200, withToken(page, request.storeCsrf));
     },
   );
 };

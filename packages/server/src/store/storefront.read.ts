@@ -53,8 +53,8 @@ export async function productPageAt(
   if (!row || !row.is_visible || row.store_page_slug !== storePageSlug || row.url_slug !== urlSlug) {
     throw new NotFound(NOT_SHOWN);
   }
-  const [before, after = ''] = productPage(await storeOf(deps, websiteId), row).value.split(CSRF_SLOT);
-  const page = { before: before!, after };
+  const [before = '', after] = productPage(await storeOf(deps, websiteId), row).value.split(CSRF_SLOT);
+  const page = { before, after };
   deps.pages.products.set(row.id, row.modified_on.getTime(), page, generation);
   return page;
 }
