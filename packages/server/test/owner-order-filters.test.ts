@@ -60,6 +60,7 @@ test('filters by placing days in the site’s time zone, order number and e-mail
   for (const [query, message] of [
     ['?from=2026-02-30', /Placed from: not a date/],
     ['?to=yesterday', /Placed until: not a date/],
+    ['?from=0000-01-01', /Placed from: not a date/],
     ['?from=2026-03-02&to=2026-03-01', /must be on or before/],
     [`?q=${'x'.repeat(201)}`, /Search: at most 200 characters/],
   ] as const) {

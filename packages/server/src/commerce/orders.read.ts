@@ -195,7 +195,9 @@ const MAX_SEARCH = 200;
 function day(value: string | undefined, label: string): string | undefined {
   if (!value) return undefined;
   const parsed = DAY.test(value) ? new Date(`${value}T00:00:00Z`) : undefined;
-  if (!parsed || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
+  // Year 0 is a date to JavaScript but not to PostgreSQL.
+  const valid = parsed && !Number.isNaN(parsed.getTime()) && parsed.getUTCFullYear() >= 1;
+  if (!valid || parsed.toISOString().slice(0, 10) !== value) {
     throw new ValidationError(`${label}: not a date; use the form YYYY-MM-DD.`);
   }
   return value;
