@@ -168,6 +168,21 @@ describe('canceling from the order page', () => {
     assert.equal(products.length, 1, 'only the order took stock');
   });
 
+  test('an order that took no stock (an import without DEDUCT) is canceled without restocking, whatever is sent', async () => {
+    const { site, browser } = await subscribedSite();
+    const mug = await stocked(site, 5, 'MUG-SKIP');
+    const placed = await order(site, [catalogLine(mug, 2)], { deductStock: false });
+    assert.equal(await stockOf(site, mug), 5);
+    const url = `/sites/${site.websiteId}/orders/${placed.id}`;
+    const page = await browser.get(url);
+    assert.doesNotMatch(page.body, /name="restock"/, 'no restock is offered');
+    assert.match(page.body, /took no stock when it was placed/);
+    const posted = await browser.post(`${url}/cancel`, { csrf: browser.csrf, confirm: 'yes', restock: '1' });
+    assert.equal(posted.statusCode, 303, posted.body);
+    assert.equal((await apiOrder(site, placed.id)).fulfillmentStatus, 'CANCELED');
+    assert.equal(await stockOf(site, mug), 5, 'nothing put back that never left');
+  });
+
   test('refused, with the reason on the page and nothing changed: FULFILLED, already CANCELED, unconfirmed, no CSRF', async () => {
     const { site, browser } = await subscribedSite();
     const mug = await stocked(site, 10, 'MUG-10');

@@ -22,7 +22,10 @@ import { voidOrderDocument } from './transactions.repo.ts';
  */
 
 export interface CancelOptions {
-  /** Put the quantities of the order's catalog lines back in stock (the owner's "Restock items"). */
+  /**
+   * Put the quantities of the order's catalog lines back in stock (the owner's "Restock items").
+   * Never done for an order whose placing took no stock (an import without DEDUCT).
+   */
   restock: boolean;
 }
 
@@ -108,7 +111,8 @@ export async function cancelOrder(
       });
       return voidOrderDocument(trx, websiteId, orderId);
     };
-    const sold = options.restock ? soldQuantities(order) : new Map<string, number>();
+    const restock = options.restock && order.stock_taken !== false;
+    const sold = restock ? soldQuantities(order) : new Map<string, number>();
     let documentId: string | undefined;
     let restocked = 0;
     if (sold.size > 0) {

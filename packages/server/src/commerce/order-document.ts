@@ -65,7 +65,7 @@ export function orderDocument(order: PlacedOrder) {
 export type OrderDocument = ReturnType<typeof orderDocument>;
 export type OrderRow = Selectable<Omit<OrdersTable, 'document'>> & { document: OrderDocument };
 
-type OrderColumns = Omit<OrderRow, 'fulfillments' | 'document'>;
+type OrderColumns = Omit<OrderRow, 'fulfillments' | 'document' | 'stock_taken'>;
 
 /**
  * The columns of a newly placed order. Its modifiedOn is stamped last (db/change-clock.ts); until
@@ -88,10 +88,14 @@ export function orderColumns(order: PlacedOrder): OrderColumns {
   };
 }
 
-/** The row to insert, its JSON columns as text; numbered later (orders.repo.ts numberOrder). */
-export function orderRow(order: PlacedOrder): Insertable<OrdersTable> {
+/**
+ * The row to insert, its JSON columns as text; numbered later (orders.repo.ts numberOrder).
+ * `stockTaken`: whether placing it took its lines from stock.
+ */
+export function orderRow(order: PlacedOrder, stockTaken: boolean): Insertable<OrdersTable> {
   return {
     ...orderColumns(order),
+    stock_taken: stockTaken,
     order_number: null,
     fulfillments: JSON.stringify(order.fulfillments),
     document: JSON.stringify(orderDocument(order)),

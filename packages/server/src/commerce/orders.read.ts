@@ -168,10 +168,17 @@ export async function listOrders(
   return body;
 }
 
-/** An order for the owner's pages: as sent, and when it was placed, as a time to show. */
-export type OwnerOrder = OrderJson & { placedOn: Date };
+/**
+ * An order for the owner's pages: as sent, when it was placed, as a time to show, and whether
+ * placing it took stock (null: not recorded, for orders older than that record).
+ */
+export type OwnerOrder = OrderJson & { placedOn: Date; stockTaken: boolean | null };
 
-const ownerOrder = (row: OrderRow): OwnerOrder => ({ ...toOrder(row), placedOn: row.placed_on });
+const ownerOrder = (row: OrderRow): OwnerOrder => ({
+  ...toOrder(row),
+  placedOn: row.placed_on,
+  stockTaken: row.stock_taken,
+});
 
 /** The owner pages' next-page token: the last order's placing time (ms) and id. */
 const PLACED_POSITION = /^(\d{1,15})\.([0-9a-f]{24})$/;

@@ -169,6 +169,7 @@ export async function placeOrder(
     ).map((v) => [v.id, v]),
   );
   const lines = draftLines.map((line, i) => catalogLine(deps, line, `lineItems[${i}]`, variants));
+  const takesStock = deductStock && lines.some((l) => l.variantId);
 
   const write = async (): Promise<{ order: PlacedOrder; documentId: string; notified: number }> => {
     const customerId = rest.customerEmail
@@ -191,7 +192,7 @@ export async function placeOrder(
       customerId,
       lineItems: lines.map((line) => ({ ...line, id: deps.ids.objectId() })),
     };
-    await repo.insertOrder(trx, orderRow(unnumbered));
+    await repo.insertOrder(trx, orderRow(unnumbered, takesStock));
     const documentId = await recordTransaction(trx, deps, unnumbered);
     const notified = await emit(trx, deps, {
       websiteId: website.id,
@@ -206,7 +207,7 @@ export async function placeOrder(
 
   let placed: Awaited<ReturnType<typeof write>>;
   let announceProducts = () => {};
-  if (deductStock && lines.some((l) => l.variantId)) {
+  if (takesStock) {
     const productIds = lines.flatMap((l) => (l.productId ? [l.productId] : []));
     const changed = await changeProducts(trx, deps, website.id, productIds, async () => {
       const changedProducts = await takeStock(trx, website.id, lines);
@@ -232,6 +233,7 @@ export async function placeOrder(
     fulfillments: order.fulfillments,
     modified_on: modifiedOn!,
     document: orderDocument(order),
+    stock_taken: takesStock,
   });
   return {
     order,

@@ -62,6 +62,8 @@ export interface OrdersTable {
   modified_on: Timestamp;
   /** The rest of the order as sent, in wire order (commerce/order-document.ts). */
   document: string | object;
+  /** Whether placing it took its lines from stock; null: placed before this was recorded. */
+  stock_taken: boolean | null;
 }
 
 export interface OrderNumbersTable {

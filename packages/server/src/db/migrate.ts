@@ -14,6 +14,7 @@ import * as orders from './migrations/012-orders.ts';
 import * as productTypes from './migrations/013-product-types.ts';
 import * as tokenFunctions from './migrations/014-token-functions.ts';
 import * as tokenWrites from './migrations/015-token-writes.ts';
+import * as orderStock from './migrations/016-order-stock.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -32,6 +33,7 @@ const migrations = {
   '013-product-types': productTypes,
   '014-token-functions': tokenFunctions,
   '015-token-writes': tokenWrites,
+  '016-order-stock': orderStock,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

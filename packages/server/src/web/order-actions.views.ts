@@ -52,6 +52,28 @@ function fulfillForm(
     </form>`;
 }
 
+/** Restocking is offered only for an order whose placing took stock, or may have. */
+function restockChoice(order: OwnerOrder, items: number, restock: boolean): Html {
+  if (order.stockTaken === false) {
+    return html`<p class="meta">
+      This order took no stock when it was placed (imported without inventoryBehavior DEDUCT), so canceling it
+      puts none back.
+    </p>`;
+  }
+  const label = `Restock items: put ${items} ${items === 1 ? 'item' : 'items'} back in stock`;
+  return html`<label
+      ><input type="checkbox" name="restock" value="1" ${restock ? 'checked' : ''} /> ${label}</label
+    >
+    ${
+      order.stockTaken === null
+        ? html`<p class="meta">
+            This order was placed before Emporium recorded whether it took stock: tick to put its items back
+            only if it did.
+          </p>`
+        : ''
+    }`;
+}
+
 /**
  * Canceling needs two ticks: "Restock items" (on unless the owner unticks it) and the
  * confirmation, which the browser requires and the server checks again, since the cancel cannot
@@ -61,7 +83,6 @@ function cancelForm(site: WebsitesTable, order: OwnerOrder, csrf: string, restoc
   const items = order.lineItems
     .filter((line) => line.lineItemType === 'PHYSICAL_PRODUCT' && line.variantId)
     .reduce((sum, line) => sum + line.quantity, 0);
-  const restockLabel = `Restock items: put ${items} ${items === 1 ? 'item' : 'items'} back in stock`;
   return html`<h2 id="cancel">Cancel the order</h2>
     ${notice(error)}
     <form class="stack" method="post" action="/sites/${site.id}/orders/${order.id}/cancel">
@@ -72,17 +93,7 @@ function cancelForm(site: WebsitesTable, order: OwnerOrder, csrf: string, restoc
       </p>
       <fieldset>
         <legend>Cancel order #${order.orderNumber}</legend>
-        <label
-          ><input type="checkbox" name="restock" value="1" ${restock ? 'checked' : ''} />
-          ${restockLabel}</label
-        >
-        ${
-          order.channel === 'external'
-            ? html`<p class="meta">
-                An imported order took stock only if it was imported with inventoryBehavior DEDUCT.
-              </p>`
-            : ''
-        }
+        ${restockChoice(order, items, restock)}
         <label
           ><input type="checkbox" name="confirm" value="yes" required /> Yes, cancel order
           #${order.orderNumber}; this cannot be undone</label
