@@ -8,6 +8,15 @@ import type { AddressJson, FulfillmentStatus, ShipmentJson } from '../db/schema.
 
 export type { AddressJson, FulfillmentStatus, ShipmentJson };
 
+/**
+ * What a PHYSICAL_PRODUCT line sells, through the API's imports and the store's cart alike: a
+ * PHYSICAL product's variant, the kind an order ships. A service, a gift card or a download is
+ * not sold as an order's product line.
+ */
+export function soldAsProductLine(productType: string): boolean {
+  return productType === 'PHYSICAL';
+}
+
 export const PAYMENT_STATES = [
   'NOT_CHARGED',
   'AUTHORIZED',

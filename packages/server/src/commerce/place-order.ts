@@ -7,7 +7,7 @@ import type { Db } from '../db/database.ts';
 import { Conflict, ValidationError } from '../errors.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { orderColumns, orderDocument, orderRow, toOrder, type OrderJson } from './order-document.ts';
-import type { LineItemType, OrderLine, PlacedOrder } from './order-model.ts';
+import { soldAsProductLine, type LineItemType, type OrderLine, type PlacedOrder } from './order-model.ts';
 import type { OrderCaches } from './order-caches.ts';
 import * as repo from './orders.repo.ts';
 import { recordBuyer } from './profiles.service.ts';
@@ -78,7 +78,7 @@ function catalogLine(
   if (!variant) {
     throw new ValidationError(`${field}.variantId: no variant ${draft.variantId} on this website`);
   }
-  if (variant.product_type !== 'PHYSICAL') {
+  if (!soldAsProductLine(variant.product_type)) {
     throw new ValidationError(
       `${field}.variantId: variant ${variant.id} is of a ${variant.product_type} product; a PHYSICAL_PRODUCT line sells a PHYSICAL product's variant`,
     );

@@ -1,9 +1,9 @@
+import { soldAsProductLine } from '../commerce/order-model.ts';
 import { productPath } from '../catalog/store-urls.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { addLine, isVariantId, MAX_QUANTITY, type Cart } from './cart.ts';
 import { selectCartVariants, type CartVariant } from './cart.repo.ts';
-import { soldOnline } from './sold-online.ts';
 
 /**
  * What the store shows and sells of a cart: each line as the catalog has it now (name, price,
@@ -40,7 +40,7 @@ export interface CartView {
   dropped: string[];
 }
 
-const sellable = (v: CartVariant) => v.for_sale && soldOnline(v.product_type);
+const sellable = (v: CartVariant) => v.for_sale && soldAsProductLine(v.product_type);
 
 export function itemName(v: Pick<CartVariant, 'product_name' | 'variant_attributes' | 'attributes'>): string {
   const values = v.variant_attributes.map((a) => v.attributes[a]).filter((x) => x);
@@ -122,7 +122,7 @@ export async function addToCart(db: Db, websiteId: string, cart: Cart, variantId
   const id = variantId.trim().toLowerCase();
   const [v] = isVariantId(id) ? await selectCartVariants(db, websiteId, [id]) : [];
   if (!v || !v.for_sale) throw new NotFound('This item is not for sale in this store.');
-  if (!soldOnline(v.product_type)) {
+  if (!soldAsProductLine(v.product_type)) {
     throw new ValidationError(`${v.product_name} cannot be bought through this store's cart.`);
   }
   const inCart = cart.find((l) => l.variantId === id)?.quantity ?? 0;

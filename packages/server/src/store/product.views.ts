@@ -1,9 +1,9 @@
+import { soldAsProductLine } from '../commerce/order-model.ts';
 import type { ProductRow, VariantRow } from '../catalog/products.mapper.ts';
 import { productPath, storePagePath, websitePath } from '../catalog/store-urls.ts';
 import { html, Html } from '../web/html.ts';
 import { csrfFieldFor } from './csrf.ts';
 import { storePage, type StoreFrame } from './layout.ts';
-import { soldOnline } from './sold-online.ts';
 import {
   available,
   excerpt,
@@ -63,7 +63,7 @@ function chooserLabel(row: ProductRow): string {
 
 function buyForm(websiteId: string, row: ProductRow): Html {
   if (row.variants.length === 0) return html``;
-  if (!soldOnline(row.type)) {
+  if (!soldAsProductLine(row.type)) {
     return html`<ul class="options">
         ${row.variants.map((v) => html`<li>${variantOption(row, v, available(v))}</li>`)}
       </ul>
