@@ -316,3 +316,23 @@ describe('token endpoint rate limit', () => {
     }
   });
 });
+
+test('the first call with a refreshed token, which confirms its pair, records the grant’s last use', async () => {
+  const other = await ctx.site();
+  const first = await redeem(ctx, app, await allow(ctx, app, other.websiteId));
+  ctx.clock.advance(5 * 60_000);
+  const second = (await refresh(ctx, app, first.refresh_token!)).json();
+  ctx.clock.advance(5 * 60_000);
+  const calledAt = ctx.clock.now().getTime();
+  assert.equal((await apiCall(ctx, second.access_token)).statusCode, 200);
+  const grant = await ctx.db
+    .selectFrom('oauth_grants')
+    .select('last_used_at')
+    .where('website_id', '=', other.websiteId)
+    .executeTakeFirstOrThrow();
+  const lastUsed = grant.last_used_at?.getTime() ?? 0;
+  assert.ok(
+    lastUsed >= calledAt && lastUsed < calledAt + 1000,
+    `last used ${lastUsed}, called at ${calledAt}`,
+  );
+});

@@ -15,6 +15,7 @@ import * as productTypes from './migrations/013-product-types.ts';
 import * as tokenFunctions from './migrations/014-token-functions.ts';
 import * as tokenWrites from './migrations/015-token-writes.ts';
 import * as orderStock from './migrations/016-order-stock.ts';
+import * as confirmLastUsed from './migrations/017-confirm-last-used.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -34,6 +35,7 @@ const migrations = {
   '014-token-functions': tokenFunctions,
   '015-token-writes': tokenWrites,
   '016-order-stock': orderStock,
+  '017-confirm-last-used': confirmLastUsed,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

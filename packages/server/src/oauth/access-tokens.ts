@@ -84,7 +84,9 @@ export async function authenticateAccessToken(
         .where('g.revoked_at', 'is', null),
     );
     if (!row || row.expires_at <= now) return undefined;
-    if (row.pending && !(await confirmByUse(deps, tokenDigest))) return undefined;
+    // Confirming records the grant's use too (migration 017).
+    const confirmed = row.pending && (await confirmByUse(deps, tokenDigest, now));
+    if (row.pending && !confirmed) return undefined;
     token = {
       credential: {
         kind: 'access_token',
@@ -94,7 +96,7 @@ export async function authenticateAccessToken(
         scopes: row.scopes,
       },
       expiresAt: row.expires_at.getTime(),
-      lastUsedAt: row.last_used_at?.getTime() ?? 0,
+      lastUsedAt: confirmed ? now.getTime() : (row.last_used_at?.getTime() ?? 0),
     };
     deps.tokens.set(cacheKey, 0, token, generation);
   }
@@ -112,12 +114,12 @@ export async function authenticateAccessToken(
 
 /**
  * The first use of a refreshed pair's access token confirms the pair, in one round trip under
- * the grant's lock (the database's oauth_confirm_by_use, migration 014): of many parallel first
- * calls one confirms and all succeed (security RT-6); a call with a sibling whose pair lost the
- * race fails. True when the token is still live.
+ * the grant's lock (the database's oauth_confirm_by_use, migrations 014 and 017), which records
+ * the grant's last use as well: of many parallel first calls one confirms and all succeed
+ * (security RT-6); a call with a sibling whose pair lost the race fails. True when the token is
+ * still live.
  */
-async function confirmByUse(deps: Deps, tokenDigest: Buffer): Promise<boolean> {
-  const now = deps.clock.now();
+async function confirmByUse(deps: Deps, tokenDigest: Buffer, now: Date): Promise<boolean> {
   const [row] = await queryPrepared(
     deps.pool,
     sql<{ live: boolean }>`SELECT oauth_confirm_by_use(${tokenDigest}, ${now}) AS live`.compile(deps.db),
