@@ -75,7 +75,12 @@ export const ordersRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, {
       trackingUrl: '',
       shipDate: deps.clock.now().toISOString().slice(0, 10),
     };
-    const body = orderBody(site, order, { ...view, csrf, form, restock: view.restock ?? order.stockTaken === true });
+    const body = orderBody(site, order, {
+      ...view,
+      csrf,
+      form,
+      restock: view.restock ?? order.stockTaken === true,
+    });
     return sendPage(reply, view.status, page(`Order #${order.orderNumber}`, body, { ...owner, csrf }));
   }
 
