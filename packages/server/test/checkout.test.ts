@@ -237,6 +237,12 @@ describe('checkout', () => {
     assert.equal(first, second, 'both sends lead to the one order');
     shopper.cookies.set('emporium_cart', cart);
     assert.equal(seeOther(await shopper.checkout({ attempt })), first, 'sent again later');
+    shopper.cookies.delete('emporium_cart');
+    assert.equal(
+      seeOther(await shopper.checkout({ attempt })),
+      first,
+      'sent again after its first answer had emptied the cart',
+    );
     assert.equal((await ordersOf(ctx, site.websiteId)).length, 1);
     assert.equal(await stockOf(site, small), 2);
 

@@ -133,25 +133,33 @@ export async function checkout(
 ): Promise<CheckoutOutcome> {
   const card = { number: form.cardNumber, expiry: form.cardExpiry, cvc: form.cardCvc };
   const now = deps.clock.now();
+  const since = new Date(now.getTime() - KEY_KEPT_MS);
+  // The key is the browser's own: another browser's form never finds this one's order.
+  const keyRow = isAttemptKey(attempt.key)
+    ? { website_id: website.id, caller: `store:${digestHex(attempt.browser)}`, key: attempt.key }
+    : undefined;
+  // A form sent again after its first send placed the order (whose answer emptied the cart) is
+  // answered with that order before anything else is checked.
+  const placedBefore = keyRow && (await findKey(deps.db, 'order_import_keys', keyRow, since));
+  if (placedBefore) return { placed: true, orderId: placedBefore.order_id };
   const errors = { ...buyerErrors(form), ...cardErrors(card, now) };
   if (cart.length === 0) return { placed: false, errors, message: 'Your cart is empty.' };
   if (Object.keys(errors).length > 0) return { placed: false, errors };
   const charge = chargeTestCard(card, now);
   if (!charge.paid) return { placed: false, errors: charge.errors };
 
-  if (!isAttemptKey(attempt.key)) {
+  if (!keyRow) {
     return {
       placed: false,
       errors,
       message: 'This form has expired. Reload the checkout page and try again.',
     };
   }
-  // The key is the browser's own: another browser's form never finds this one's order.
-  const keyRow = { website_id: website.id, caller: `store:${digestHex(attempt.browser)}`, key: attempt.key };
   try {
     const result = await deps.db.transaction().execute(async (trx) => {
       await lockCheckoutKey(trx, keyRow);
-      const earlier = await findKey(trx, 'order_import_keys', keyRow, new Date(now.getTime() - KEY_KEPT_MS));
+      // Sent twice at once: the second waits on the key's lock above, then finds the order.
+      const earlier = await findKey(trx, 'order_import_keys', keyRow, since);
       if (earlier) return { replayed: earlier.order_id };
       const view = await viewCart(trx, website.id, cart);
       const problem = cartProblem(view);
