@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { websitePath } from '../catalog/store-urls.ts';
 import { findOrder } from '../commerce/orders.read.ts';
-import { standardShippingMinor } from '../commerce/sample-order.ts';
+import { standardShippingMinor } from '../commerce/web-order.ts';
 import { NotFound } from '../errors.ts';
 import { field } from '../web/web-deps.ts';
 import type { Html } from '../web/html.ts';

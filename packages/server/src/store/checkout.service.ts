@@ -1,6 +1,6 @@
 import { saveImportKey } from '../commerce/orders.repo.ts';
 import { placeOrder, type OrderDeps, type OrderDraft } from '../commerce/place-order.ts';
-import { cardFeeMinor, standardShippingMinor } from '../commerce/sample-order.ts';
+import { paidWebOrder } from '../commerce/web-order.ts';
 import { findKey, KEY_KEPT_MS } from '../db/idempotency-keys.ts';
 import { Conflict, ValidationError } from '../errors.ts';
 import { digest, digestHex } from '../secrets.ts';
@@ -66,21 +66,11 @@ function draftOf(
   form: CheckoutForm,
   card: { brand: CardBrand },
 ): OrderDraft {
-  const now = deps.clock.now();
-  const address = addressOf(form);
-  const shipping = standardShippingMinor(currency);
-  const grandTotal = view.subtotalMinor + shipping;
-  return {
-    channel: 'web',
-    channelName: 'Emporium',
-    externalOrderReference: null,
-    createdOn: null,
-    placedOn: now,
-    // Paid with a test card: a test-mode payment, as the platform marks one.
-    testmode: true,
+  return paidWebOrder({
+    currency,
+    placedOn: deps.clock.now(),
     customerEmail: form.email.trim(),
-    billingAddress: address,
-    shippingAddress: address,
+    address: addressOf(form),
     // The catalog's prices, read in this transaction: never the cookie's, which holds none.
     lines: view.items.map((item) => ({
       lineItemType: 'PHYSICAL_PRODUCT',
@@ -90,32 +80,9 @@ function draftOf(
       unitPricePaidMinor: item.unitPriceMinor,
       customizations: null,
     })),
-    internalNotes: [],
-    shippingLines: [{ method: 'Standard shipping', amountMinor: shipping }],
-    discountLines: [],
-    formSubmission: null,
-    subtotalMinor: view.subtotalMinor,
-    shippingTotalMinor: shipping,
-    discountTotalMinor: 0,
-    taxTotalMinor: 0,
-    refundedTotalMinor: 0,
-    grandTotalMinor: grandTotal,
-    priceTaxInterpretation: 'EXCLUSIVE',
-    paymentState: 'PAID',
-    fulfillmentStatus: 'PENDING',
-    fulfilledOn: null,
-    fulfillments: [],
-    shippingOptionName: 'Standard shipping',
-    shippingOptionServiceType: null,
-    payment: {
-      provider: 'STRIPE',
-      creditCardType: card.brand,
-      externalTransactionId: `ch_test_${deps.ids.objectId()}`,
-      paidOn: now,
-      processingFeeMinor: cardFeeMinor(grandTotal, currency),
-    },
-    deductStock: true,
-  };
+    cardBrand: card.brand,
+    chargeId: deps.ids.objectId(),
+  });
 }
 
 /**
