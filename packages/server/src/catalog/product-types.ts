@@ -18,6 +18,11 @@ export const SERVED: Record<ApiVersion, readonly ProductType[]> = {
   v2: PRODUCT_TYPES,
 };
 
+/** The types a version's reads are limited to; none when it serves every type. */
+export function servedTypes(api: ApiVersion): readonly ProductType[] | undefined {
+  return SERVED[api].length === PRODUCT_TYPES.length ? undefined : SERVED[api];
+}
+
 export type VariantType = Exclude<ProductType, 'DIGITAL'>;
 
 /** The types whose variants have stock, which inventory shows and adjusts (platform-facts 7). */

@@ -2,31 +2,24 @@ import type { Clock } from '../clock.ts';
 import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, listedAlone } from '../http/json-reply.ts';
-import { parseWindow } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import type { ListCache } from './list-cache.ts';
 import { toProduct, type ProductRow } from './products.mapper.ts';
 import { toProductV2 } from './products-v2.mapper.ts';
+import { cursorAfter, parseListQuery } from './products-list-query.ts';
 import * as repo from './products.repo.ts';
 import type { ProductDocuments } from './product-documents.ts';
-import { notShown, PRODUCT_TYPES, SERVED, type ApiVersion, type ProductType } from './product-types.ts';
+import { notShown, servedTypes, type ApiVersion } from './product-types.ts';
 import type { ListProductsQueryT } from './products.schemas.ts';
 
 export const PAGE_SIZE = 50;
 export const MAX_IDS = 50;
-const MAX_QUERY_WORDS = 10;
 
-/** How each API version renders a product, and names its list's cursors. */
+/** How each API version renders a product. */
 const RENDER: Record<ApiVersion, (row: ProductRow, baseUrl: string) => object> = {
   '1.1': toProduct,
   v2: toProductV2,
 };
-const LIST: Record<ApiVersion, string> = { '1.1': 'products', v2: 'products-v2' };
-
-/** The types a version's reads are limited to; none when it serves every type. */
-function servedTypes(api: ApiVersion): readonly ProductType[] | undefined {
-  return SERVED[api].length === PRODUCT_TYPES.length ? undefined : SERVED[api];
-}
 
 interface ReadDeps extends repo.Reader {
   baseUrl: string;
@@ -159,83 +152,6 @@ export function productsById(
   return getProducts(deps, websiteId, ids, api).then((products) => documentList('products', products));
 }
 
-/** What a cursor remembers: the last position seen and the filters of the first request. */
-interface ProductCursor {
-  w: string;
-  m: number;
-  i: string;
-  q?: string[];
-  t?: string[];
-  a?: number;
-  b?: number;
-}
-
-/** `type=A,B` or `type=A&type=B`, of the types the version serves. */
-function parseTypes(type: string | string[], api: ApiVersion): ProductType[] {
-  const served = SERVED[api];
-  const names = served.join(', ');
-  const types = [type]
-    .flat()
-    .flatMap((t) => t.split(','))
-    .map((t) => t.trim())
-    .filter(Boolean);
-  if (types.length === 0) throw new ValidationError(`type: name at least one product type: ${names}`);
-  const unknown = types.find((t) => !served.includes(t as ProductType));
-  if (unknown !== undefined)
-    throw new ValidationError(`type: unknown product type "${unknown}"; use ${names}`);
-  return [...new Set(types)] as ProductType[];
-}
-
-/** The list filters from the query string, or from the cursor that carried them forward. */
-function parseListQuery(
-  query: ListProductsQueryT,
-  cursors: CursorCodec,
-  websiteId: string,
-  api: ApiVersion,
-): repo.PageFilter {
-  const present = (v: string | string[] | undefined) =>
-    Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '';
-  if (present(query.cursor)) {
-    if (
-      present(query.modifiedAfter) ||
-      present(query.modifiedBefore) ||
-      present(query.query) ||
-      present(query.type)
-    ) {
-      throw new ValidationError(
-        'cursor: cannot be combined with other parameters; the cursor carries the original filters',
-      );
-    }
-    const c = cursors.decode<ProductCursor>(LIST[api], query.cursor!);
-    if (c.w !== websiteId || typeof c.m !== 'number' || typeof c.i !== 'string') {
-      throw new ValidationError('cursor: not a cursor returned by this API');
-    }
-    return {
-      after: { modifiedOn: new Date(c.m), id: c.i },
-      words: c.q,
-      // A cursor names the types it was given; without, the version's own.
-      types: (c.t as ProductType[] | undefined) ?? servedTypes(api)?.slice(),
-      window:
-        c.a !== undefined && c.b !== undefined ? { after: new Date(c.a), before: new Date(c.b) } : undefined,
-    };
-  }
-  const filter: repo.PageFilter = {};
-  filter.window = parseWindow(
-    query.modifiedAfter,
-    query.modifiedBefore,
-    (absent) =>
-      `${absent}: is required together with ${absent === 'modifiedAfter' ? 'modifiedBefore' : 'modifiedAfter'}`,
-  );
-  const types = present(query.type) ? parseTypes(query.type!, api) : servedTypes(api);
-  if (types) filter.types = [...types];
-  if (present(query.query)) {
-    const words = query.query!.toLowerCase().split(/\s+/).filter(Boolean);
-    if (words.length > MAX_QUERY_WORDS) throw new ValidationError(`query: at most ${MAX_QUERY_WORDS} words`);
-    if (words.length) filter.words = words;
-  }
-  return filter;
-}
-
 /** The (id, version) rows of a page and the one after it, from memory where list-cache.ts has them. */
 async function pageHeads(
   deps: ReadDeps & { clock: Clock; lists: ListCache },
@@ -269,17 +185,8 @@ export async function listProducts(
   const rows = await pageHeads(deps, websiteId, filter);
   const page = rows.slice(0, PAGE_SIZE);
   const last = page[page.length - 1];
-  let nextCursor: string | null = null;
-  if (rows.length > PAGE_SIZE && last) {
-    const cursor: ProductCursor = { w: websiteId, m: last.version, i: last.id };
-    if (filter.words) cursor.q = filter.words;
-    if (filter.types) cursor.t = filter.types;
-    if (filter.window) {
-      cursor.a = filter.window.after.getTime();
-      cursor.b = filter.window.before.getTime();
-    }
-    nextCursor = deps.cursors.encode(LIST[api], cursor);
-  }
+  const nextCursor =
+    rows.length > PAGE_SIZE && last ? cursorAfter(deps.cursors, api, websiteId, filter, last) : null;
   const bodyKey = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
   const cached = deps.lists.cachedBody(bodyKey);
   if (cached) return cached;
