@@ -319,7 +319,7 @@ export function startService(options: {
       PORT: String(options.port),
       HOST: '127.0.0.1',
       DATA_DIR: options.dataDir,
-      RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_PER_MINUTE: '1000000000',
       DEMO_SITE: 'false',
       ...(options.nodeOptions && { NODE_OPTIONS: options.nodeOptions.join(' ') }),
       ...options.env,

@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     logLevel,
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 300, 1, 1_000_000_000),
     orderImportsPerHour: integer(env, 'ORDER_IMPORTS_PER_HOUR', DEFAULT_ORDER_IMPORTS_PER_HOUR, 1, 1_000_000),
     signInPerMinute: integer(env, 'SIGN_IN_PER_MINUTE', DEFAULT_SIGN_IN_PER_MINUTE, 1, 1_000_000),
     redisUrl,
