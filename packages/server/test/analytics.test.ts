@@ -318,7 +318,7 @@ describe('POST /v1/analytics/transaction-summaries', () => {
 });
 
 describe('scopes', () => {
-  test('a contacts or profiles scope reads summaries; others get 403', async () => {
+  test('a contacts or profiles scope reads summaries, as do the platform key names CONTACT and CONTACT_READONLY; others get 403', async () => {
     const buyer = await imported(site, email(), '3.00');
     const as = async (scopes: string) => {
       const { apiKey } = await createApiKey(ctx, { websiteId: site.websiteId, scopes });
@@ -330,17 +330,14 @@ describe('scopes', () => {
       'website.contacts',
       'website.profiles.read',
       'website.profiles',
+      'CONTACT_READONLY',
+      'CONTACT',
     ]) {
       const res = await post(await as(scopes), payload);
       assert.equal(res.statusCode, 200, `${scopes}: ${res.body}`);
       assert.equal(res.json().transactionsSummaryWrappers[0].transactionsSummary.orderCount, 1);
     }
-    for (const scopes of [
-      'website.orders',
-      'website.transactions.read',
-      'website.discounts',
-      'website.products',
-    ]) {
+    for (const scopes of ['website.orders', 'website.transactions.read', 'DISCOUNTS', 'website.products']) {
       assertError(
         await post(await as(scopes), payload),
         403,
