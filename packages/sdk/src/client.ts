@@ -6,6 +6,7 @@
 import { AuthenticationError, ReauthorizationRequired } from './errors.js';
 import type { EmporiumOAuth } from './oauth.js';
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './request.js';
+import { Analytics } from './resources/analytics.js';
 import { Inventory } from './resources/inventory.js';
 import { Orders } from './resources/orders.js';
 import { PRODUCTS_1_1, PRODUCTS_V2, Products } from './resources/products.js';
@@ -73,6 +74,7 @@ export class Emporium {
   readonly orders: Orders;
   readonly transactions: Transactions;
   readonly profiles: Profiles;
+  readonly analytics: Analytics;
   private readonly staticAuthorization: string | undefined;
   private readonly session: OAuthSession | undefined;
 
@@ -97,6 +99,7 @@ export class Emporium {
     this.orders = new Orders(this);
     this.transactions = new Transactions(this);
     this.profiles = new Profiles(this);
+    this.analytics = new Analytics(this);
   }
 
   /**

@@ -171,6 +171,14 @@ export type ProfileList = ResponseBody<ProfilesPath, 'get'>;
 export type Profile = ProfileList['profiles'][number];
 export type ProfileListParams = QueryParams<ProfilesPath, 'get'>;
 
+type SummariesPath = '/v1/analytics/transaction-summaries';
+export type TransactionSummariesRequest = RequestBody<SummariesPath, 'post'>;
+export type TransactionSummaries = ResponseBody<SummariesPath, 'post'>;
+/** `{ contactId, transactionsSummary }`: one for each contact id sent, in the order sent. */
+export type TransactionsSummaryWrapper = TransactionSummaries['transactionsSummaryWrappers'][number];
+/** The summary a profile carries (`profile.transactionsSummary`). */
+export type TransactionsSummary = TransactionsSummaryWrapper['transactionsSummary'];
+
 export type WebhookSubscriptionList = ResponseBody<SubscriptionsPath, 'get'>;
 export type WebhookSubscription = ResponseBody<SubscriptionPath, 'get'>;
 /** A subscription as created: with its `secret`, shown only then and on rotation. */

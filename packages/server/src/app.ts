@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { analyticsRoutes } from './analytics/transaction-summaries.routes.ts';
 import { productsV2Routes } from './catalog/products-v2.routes.ts';
 import { productsRoutes } from './catalog/products.routes.ts';
 import { inventoryRoutes } from './catalog/inventory.routes.ts';
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(ordersRoutes, { deps: apiDeps });
     await api.register(websiteRoutes, { deps: apiDeps });
     await api.register(subscriptionsRoutes, { deps: apiDeps });
+    await api.register(analyticsRoutes, { deps: apiDeps });
   });
   return app;
 }

@@ -93,6 +93,34 @@ describe('emporium admin', () => {
     }
   });
 
+  test("create-api-key takes the platform's key permission names (CONTACT, DISCOUNTS_READONLY) and stores their scopes", async () => {
+    const handle = openDatabase(env.DATABASE_URL!, { max: 1 });
+    const deps = { db: handle.db, clock: systemClock, ids: randomIds };
+    try {
+      await createOwner(deps, { email: 'keys@example.com', password: 'long enough password' });
+      const { websiteId } = await createWebsite(deps, { ownerEmail: 'keys@example.com', title: 'Keys' });
+      const key = await cli(
+        'admin',
+        'create-api-key',
+        '--website',
+        websiteId,
+        '--scopes',
+        'CONTACT, DISCOUNTS_READONLY,website.orders',
+      );
+      assert.equal(key.code, 0, key.stderr);
+      const credential = await authenticateApiKey(
+        { ...handle, clock: systemClock, keys: apiKeyCache() },
+        json(key.stdout).apiKey,
+      );
+      assert.deepEqual(credential?.scopes, ['website.contacts', 'website.discounts.read', 'website.orders']);
+      const guessed = await cli('admin', 'create-api-key', '--website', websiteId, '--scopes', 'ORDERS');
+      assert.equal(guessed.code, 1);
+      assert.match(json(guessed.stdout).error.message, /unknown scope "ORDERS"/);
+    } finally {
+      await handle.close();
+    }
+  });
+
   test('create-client registers an app and prints its id and secret once', async () => {
     const owner = await cli(
       'admin',

@@ -46,6 +46,7 @@ test('the document describes every API endpoint and the token endpoint', async (
     '/1.1/commerce/products/{productId}/variants/{variantId}/image',
     '/api/1/login/oauth/provider/tokens',
     '/images/{imageId}',
+    '/v1/analytics/transaction-summaries',
     '/v2/commerce/products',
     '/v2/commerce/products/{productIdCsvs}',
     '/v2/commerce/products/{productId}',

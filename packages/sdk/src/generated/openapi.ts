@@ -9165,6 +9165,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/transaction-summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transaction summaries of contacts
+         * @description A read, sent as POST. For each of 1 to 1000 contact ids, in the order sent (a repeated id answered each time), the transactionsSummary of a profile, summed from the transaction documents of its orders: voided ones (canceled orders) left out, refunds in totalRefundAmount. An id with no transactions, or no contact of the website, gets zeros and nulls. Scope website.contacts.read or website.profiles.read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description one wrapper is answered for each entry, in the order sent, a repeated id included; an unknown id gets a summary of zeros and nulls */
+                        contactIds: string[];
+                        /**
+                         * @description the only grouping there is
+                         * @enum {string}
+                         */
+                        groupBy: "contactId";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transactionsSummaryWrappers: {
+                                /** @description as sent */
+                                contactId: string;
+                                transactionsSummary: {
+                                    firstOrderSubmittedOn: string | null;
+                                    lastOrderSubmittedOn: string | null;
+                                    orderCount: number;
+                                    totalOrderAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalRefundAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    firstDonationSubmittedOn: string | null;
+                                    lastDonationSubmittedOn: string | null;
+                                    donationCount: number;
+                                    totalDonationAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

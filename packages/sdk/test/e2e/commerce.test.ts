@@ -212,3 +212,30 @@ describe('orders, their transaction documents and the buyer profile', () => {
     await assert.rejects(orders.fulfill('0123456789abcdef01234567', { shipments: [] }), NotFoundError);
   });
 });
+
+describe('analytics', () => {
+  test("transactionSummaries: a buyer's orders summed to the cent, an unknown contact empty, in the order given", async () => {
+    const buyer = { customerEmail: 'lin@example.com', inventoryBehavior: 'SKIP' as const };
+    const first = await server.client.orders.create(twoLines(buyer));
+    const second = await server.client.orders.create(
+      twoLines({ ...buyer, createdOn: '2026-09-01T12:00:00.125Z' }),
+    );
+    assert.equal(second.customerId, first.customerId);
+    const unknown = 'ffffffffffffffffffffffff';
+    const [none, lin] = await server.client.analytics.transactionSummaries([unknown, first.customerId!]);
+    assert.equal(none!.contactId, unknown);
+    assert.equal(none!.transactionsSummary.orderCount, 0);
+    assert.equal(none!.transactionsSummary.firstOrderSubmittedOn, null);
+    assert.deepEqual(none!.transactionsSummary.totalOrderAmount, money('0.00'));
+    assert.equal(lin!.contactId, first.customerId);
+    assert.equal(lin!.transactionsSummary.orderCount, 2);
+    assert.deepEqual(lin!.transactionsSummary.totalOrderAmount, money('234.00'));
+    assert.equal(lin!.transactionsSummary.firstOrderSubmittedOn, '2026-08-16T08:14:10.000Z');
+    assert.equal(lin!.transactionsSummary.lastOrderSubmittedOn, '2026-09-01T12:00:00.125Z');
+    assert.deepEqual(
+      lin!.transactionsSummary,
+      (await server.client.profiles.get(first.customerId!)).transactionsSummary,
+      "the profile's summary",
+    );
+  });
+});

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConflictError, Emporium, EmporiumError, type OrderCreate } from '../../src/index.ts';
+import {
+  ConflictError,
+  Emporium,
+  EmporiumError,
+  PermissionError,
+  type OrderCreate,
+} from '../../src/index.ts';
 import {
   apiErrorBody,
   fakeFetch,
@@ -249,5 +255,58 @@ describe('profiles', () => {
       ids,
     );
     assert.equal(calls.length, 4);
+  });
+});
+
+describe('analytics', () => {
+  /** Answers each request with a wrapper per id sent, as the server does, its orderCount the id's length. */
+  const summaries = (request: SeenRequest) => {
+    const { contactIds } = JSON.parse(request.body as string) as { contactIds: string[] };
+    return json(200, {
+      transactionsSummaryWrappers: contactIds.map((contactId) => ({
+        contactId,
+        transactionsSummary: { orderCount: contactId.length },
+      })),
+    });
+  };
+
+  test('transactionSummaries: POSTs the ids with groupBy contactId, in requests of 1000, answers in the order given', async () => {
+    const { client, calls } = make(summaries);
+    const ids = Array.from({ length: 2001 }, (_, i) => `c${i}`);
+    const wrappers = await client.analytics.transactionSummaries(ids);
+    assert.deepEqual(
+      wrappers.map((w) => w.contactId),
+      ids,
+    );
+    assert.equal(wrappers[1000]!.transactionsSummary.orderCount, 5);
+    assert.equal(calls.length, 3);
+    for (const call of calls) {
+      assert.equal(call.method, 'POST');
+      assert.equal(call.url.pathname, '/v1/analytics/transaction-summaries');
+      assert.match(call.headers.get('content-type') ?? '', /^application\/json/);
+    }
+    const bodies = calls.map((c) => JSON.parse(c.body as string));
+    assert.deepEqual(
+      bodies.map((b) => [b.groupBy, b.contactIds.length]),
+      [
+        ['contactId', 1000],
+        ['contactId', 1000],
+        ['contactId', 1],
+      ],
+    );
+    assert.deepEqual(await client.analytics.transactionSummaries([]), []);
+    assert.equal(calls.length, 3, 'no ids, no request (the server refuses an empty list)');
+  });
+
+  test('transactionSummaries is a read: retried after a 503, and a refusal arrives typed', async () => {
+    const retried = make((request, index) =>
+      index === 0 ? json(503, apiErrorBody('SERVICE_UNAVAILABLE')) : summaries(request),
+    );
+    const [one] = await retried.client.analytics.transactionSummaries(['c1']);
+    assert.equal(one!.contactId, 'c1');
+    assert.equal(retried.calls.length, 2);
+
+    const refused = make(() => json(403, apiErrorBody('AUTHORIZATION_ERROR', 'MISSING_SCOPE')));
+    await assert.rejects(refused.client.analytics.transactionSummaries(['c1']), PermissionError);
   });
 });

@@ -64,3 +64,21 @@ export function fromMinorUnits(minor: number, currency: string): Money {
   const text = String(minor).padStart(e + 1, '0');
   return { currency, value: `${text.slice(0, -e)}.${text.slice(-e)}` };
 }
+
+const SIGNED_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * An exact decimal string (a sum the database made of Money values) in minor units of the
+ * currency, without the bounds of one amount; a string with more decimals than the currency has,
+ * other than zeros, is an error of the caller.
+ */
+export function decimalToMinorUnits(text: string, currency: string): number {
+  const e = exponent(currency);
+  const match = SIGNED_DECIMAL.exec(text);
+  if (!match || /[1-9]/.test((match[3] ?? '').slice(e))) {
+    throw new Error(`not an amount of ${currency}: ${text}`);
+  }
+  const [, sign, whole = '', fraction = ''] = match;
+  const minor = BigInt(whole + fraction.slice(0, e).padEnd(e, '0'));
+  return Number(sign === '-' ? -minor : minor);
+}

@@ -40,8 +40,10 @@ export function registerScopeCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const scope = request.routeOptions.config.scope;
     if (!scope || !request.credential) return;
-    if (!effectiveScopes(request.credential.scopes).has(scope)) {
-      throw new Forbidden(`this credential lacks the ${scope} scope`, 'MISSING_SCOPE');
+    const held = effectiveScopes(request.credential.scopes);
+    if (typeof scope === 'string' ? !held.has(scope) : !scope.some((s) => held.has(s))) {
+      const named = typeof scope === 'string' ? scope : scope.join(' or ');
+      throw new Forbidden(`this credential lacks the ${named} scope`, 'MISSING_SCOPE');
     }
   });
 }

@@ -9,8 +9,11 @@ declare module 'fastify' {
     credential?: Credential;
   }
   interface FastifyContextConfig {
-    /** The scope a route needs; a write scope implies its `.read` scope. */
-    scope?: string;
+    /**
+     * The scope a route needs, or a list of which any one will do; a write scope implies its
+     * `.read` scope.
+     */
+    scope?: string | readonly string[];
     /** The body's fields may come wrapped as `{ present, value }` (http/change-wrapper.ts). */
     changeWrappers?: boolean;
     /** The Idempotency-Key header is required (http/idempotency-key.ts). */

@@ -3,9 +3,9 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
-import { parseScopeList } from '../oauth/scopes.ts';
 import { digest, digestHex, newSecret } from '../secrets.ts';
 import { GONE, VersionedCache } from '../versioned-cache.ts';
+import { parseKeyScopes } from './api-key-scopes.ts';
 
 export const API_KEY_PREFIX = 'emp_key_';
 
@@ -44,8 +44,14 @@ export async function createApiKey(
   deps: { db: Db; clock: Clock; ids: Ids },
   input: { websiteId: string; name?: string; scopes: string },
 ): Promise<{ id: string; apiKey: string }> {
-  const parsed = parseScopeList(input.scopes);
-  if ('invalid' in parsed) throw new ValidationError(`scopes: unknown scope "${parsed.invalid}"`);
+  const parsed = parseKeyScopes(input.scopes);
+  if ('invalid' in parsed) {
+    throw new ValidationError(
+      parsed.invalid === ''
+        ? 'scopes: at least one scope'
+        : `scopes: unknown scope "${parsed.invalid}"; give website.* scopes or the platform's key permissions (CONTACT, CONTACT_READONLY, DISCOUNTS, DISCOUNTS_READONLY)`,
+    );
+  }
   const website = await deps.db
     .selectFrom('websites')
     .select('id')

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError, ValidationError } from '../errors.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth/scopes.ts';
+import { API_KEY_PERMISSIONS } from '../owner/api-key-scopes.ts';
 import { createApiKey, listApiKeys, revokeApiKeyById } from '../owner/api-keys.service.ts';
 import { requireCsrf } from './session.ts';
 import { html, type Html } from './html.ts';
 import { notice, page, sendPage, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import { type Form, field, type WebDeps } from './web-deps.ts';
+
+const KEY_PERMISSIONS = Object.keys(API_KEY_PERMISSIONS);
 
 /** The chosen scopes of a form: one checkbox a scope, so one or many values. */
 function checked(form: unknown): string[] {
@@ -68,6 +71,20 @@ export const apiKeysRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
               >`,
           )}
         </fieldset>
+        <div class="field">
+          <label for="scope-list">Or paste scopes</label>
+          <input
+            id="scope-list"
+            type="text"
+            name="scopeList"
+            maxlength="1000"
+            aria-describedby="scope-list-hint"
+          />
+          <span class="hint" id="scope-list-hint"
+            >Comma-separated: the scopes above, or the platform's API key permissions
+            ${KEY_PERMISSIONS.map((name, i) => html`${i ? ', ' : ''}<code>${name}</code>`)}.</span
+          >
+        </div>
         <div class="actions"><button>Create key</button></div>
       </form>`;
   }
@@ -85,7 +102,8 @@ export const apiKeysRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
     const { websiteId } = request.params as { websiteId: string };
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
     const context = { ...owner, csrf: request.browser.csrf };
-    const scopes = checked(request.body);
+    // platform-surface 0.7: the platform's key permission names are taken as their scopes.
+    const scopes = [...checked(request.body), field(request.body, 'scopeList')].filter((s) => s.trim());
     try {
       if (scopes.length === 0) throw new ValidationError('Choose at least one scope.');
       const { apiKey } = await createApiKey(deps, {
