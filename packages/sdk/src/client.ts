@@ -6,6 +6,8 @@
 import { AuthenticationError, ReauthorizationRequired } from './errors.js';
 import type { EmporiumOAuth } from './oauth.js';
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './request.js';
+import { Discounts } from './resources/discounts.js';
+import { FulfillmentOptions } from './resources/fulfillment-options.js';
 import { Inventory } from './resources/inventory.js';
 import { Orders } from './resources/orders.js';
 import { PRODUCTS_1_1, PRODUCTS_V2, Products } from './resources/products.js';
@@ -48,7 +50,7 @@ export interface V2Resources {
 
 /** One API call, relative to `baseUrl`. */
 export interface ApiRequest extends CallOptions {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with its segments already encoded, e.g. `/1.1/commerce/products`. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -73,6 +75,10 @@ export class Emporium {
   readonly orders: Orders;
   readonly transactions: Transactions;
   readonly profiles: Profiles;
+  /** `/v1/commerce/discounts`. */
+  readonly discounts: Discounts;
+  /** `/v1/fulfillments`: `client.fulfillments.fulfillmentOptions.list()`. */
+  readonly fulfillments: { readonly fulfillmentOptions: FulfillmentOptions };
   private readonly staticAuthorization: string | undefined;
   private readonly session: OAuthSession | undefined;
 
@@ -97,6 +103,8 @@ export class Emporium {
     this.orders = new Orders(this);
     this.transactions = new Transactions(this);
     this.profiles = new Profiles(this);
+    this.discounts = new Discounts(this);
+    this.fulfillments = Object.freeze({ fulfillmentOptions: new FulfillmentOptions(this) });
   }
 
   /**
