@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { DiscountEnvelope } from '../src/discounts/discounts.schemas.ts';
 import { priceCart } from '../src/discounts/discount-pricing.ts';
 import { liveDiscounts } from '../src/discounts/discounts.service.ts';
-import { standardShippingId } from '../src/discounts/fulfillment-options.ts';
+import { standardShipping, standardShippingId } from '../src/discounts/fulfillment-options.ts';
 import { createApiKey } from '../src/owner/api-keys.service.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { withCredential } from './helpers/inventory.ts';
@@ -666,12 +666,7 @@ describe('the live discounts of a cart', () => {
     const cart = priceCart({
       currency: 'USD',
       lines: [{ productId: product.id, variantId: null, unitPriceMinor: 2000, quantity: 2 }],
-      shipping: {
-        optionId: standardShippingId(own.websiteId),
-        optionType: 'SHIPPING',
-        service: null,
-        amountMinor: 500,
-      },
+      shipping: standardShipping(own.websiteId, 'USD'),
       discounts: withCode.map((d) => ({ rule: d.rule, usable: true })),
       promoCode: promo.toLowerCase(),
     });
@@ -680,6 +675,32 @@ describe('the live discounts of a cart', () => {
       [{ discountId: coded.id, name: 'Three off', promoCode: promo, amountMinor: 300, amount: usd('3.00') }],
       '3.00 beats 5 % of 40.00',
     );
-    assert.equal(cart.totalMinor, 4000 + 500 - 300);
+    assert.equal(cart.totalMinor, 4000 + 500 - 300, "the checkout's 5.00 standard shipping charged");
+  });
+
+  test('a FREE_SHIPPING discount naming the standard option takes off the charge the checkout makes', async () => {
+    const own = await ctx.site({ currency: 'JPY' });
+    const option = (await own.call({ method: 'GET', url: '/v1/fulfillments/fulfillment-options' })).json()
+      .fulfillmentOptions[0];
+    await created(
+      body({
+        trigger: { type: 'AUTO' },
+        template: {
+          type: 'FREE_SHIPPING',
+          selectedShippingOption: { shippingOptionId: option.id, shippingOptionName: option.name },
+        },
+      }),
+      own,
+    );
+    const live = await liveDiscounts(ctx.api, own.websiteId, null);
+    const cart = priceCart({
+      currency: 'JPY',
+      lines: [{ productId: null, variantId: null, unitPriceMinor: 1200, quantity: 1 }],
+      shipping: standardShipping(own.websiteId, 'JPY'),
+      discounts: live.map((d) => ({ rule: d.rule, usable: true })),
+      promoCode: null,
+    });
+    assert.deepEqual([cart.shippingMinor, cart.shippingDiscountMinor, cart.totalMinor], [5, 5, 1200]);
+    assert.deepEqual(cart.discountLines[0]!.amount, { currency: 'JPY', value: '5' });
   });
 });

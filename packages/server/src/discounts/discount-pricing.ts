@@ -214,7 +214,7 @@ const sameCode = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * order's discount line, its totals, and what became of the code entered.
  *
  * For the checkout: pass the cart's lines at the prices charged (sale prices included), the
- * shipping charge with the option chosen, the live discounts (discounts.service.ts
+ * shipping charge with the option chosen (fulfillment-options.ts `standardShipping`), the live discounts (discounts.service.ts
  * `liveDiscounts`) each with whether this buyer may still use it, and the code typed. Put
  * `discountLines` (amounts as Money of the cart's currency) and the totals on the order;
  * `lineDiscountsMinor` is each line's share for the transaction document's sales lines; record a

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { standardShippingMinor } from '../commerce/web-order.ts';
+import type { CartShipping } from './discount-pricing.ts';
 
 /**
  * The website's fulfillment options (platform-surface 2.7.7), which FREE_SHIPPING templates name.
@@ -59,4 +61,17 @@ export function fulfillmentOptions(websiteId: string): FulfillmentOption[] {
       availableServices: [],
     },
   ];
+}
+
+/**
+ * The shipping of a store order as pricing takes it (discount-pricing.ts `CartShipping`): the
+ * standard option, at the flat charge the checkout puts on the order (web-order.ts).
+ */
+export function standardShipping(websiteId: string, currency: string): CartShipping {
+  return {
+    optionId: standardShippingId(websiteId),
+    optionType: 'SHIPPING',
+    service: null,
+    amountMinor: standardShippingMinor(currency),
+  };
 }
