@@ -7,6 +7,8 @@ import { AuthenticationError, ReauthorizationRequired } from './errors.js';
 import type { EmporiumOAuth } from './oauth.js';
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './request.js';
 import { Analytics } from './resources/analytics.js';
+import { Discounts } from './resources/discounts.js';
+import { FulfillmentOptions } from './resources/fulfillment-options.js';
 import { Inventory } from './resources/inventory.js';
 import { Orders } from './resources/orders.js';
 import { PRODUCTS_1_1, PRODUCTS_V2, Products } from './resources/products.js';
@@ -49,7 +51,7 @@ export interface V2Resources {
 
 /** One API call, relative to `baseUrl`. */
 export interface ApiRequest extends CallOptions {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with its segments already encoded, e.g. `/1.1/commerce/products`. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -75,6 +77,10 @@ export class Emporium {
   readonly transactions: Transactions;
   readonly profiles: Profiles;
   readonly analytics: Analytics;
+  /** `/v1/commerce/discounts`. */
+  readonly discounts: Discounts;
+  /** `/v1/fulfillments`: `client.fulfillments.fulfillmentOptions.list()`. */
+  readonly fulfillments: { readonly fulfillmentOptions: FulfillmentOptions };
   private readonly staticAuthorization: string | undefined;
   private readonly session: OAuthSession | undefined;
 
@@ -100,6 +106,8 @@ export class Emporium {
     this.transactions = new Transactions(this);
     this.profiles = new Profiles(this);
     this.analytics = new Analytics(this);
+    this.discounts = new Discounts(this);
+    this.fulfillments = Object.freeze({ fulfillmentOptions: new FulfillmentOptions(this) });
   }
 
   /**

@@ -7,6 +7,8 @@ export { Emporium, type ApiRequest, type EmporiumOptions, type V2Resources } fro
 export type { Products } from './resources/products.js';
 export type { Images } from './resources/images.js';
 export type { Variants } from './resources/variants.js';
+export type { Discounts } from './resources/discounts.js';
+export type { FulfillmentOptions } from './resources/fulfillment-options.js';
 export {
   EmporiumOAuth,
   AUTHORIZE_PATH,

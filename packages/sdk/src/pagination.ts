@@ -9,12 +9,24 @@ import type { Pagination } from './types.js';
 /** A page as the server sent it (`{ products, pagination }`, ...), plus `items`: the same array. */
 export type Page<Body, Item> = Body & { readonly items: Item[] };
 
+/** The next page's cursor from `pagination.nextPageCursor`, undefined on the last page. */
+const nextCursor = (body: object) => {
+  const pagination = (body as { pagination?: Pagination }).pagination;
+  return pagination?.hasNextPage && pagination.nextPageCursor ? pagination.nextPageCursor : undefined;
+};
+
 export class PagedList<Body extends object, Item> implements Promise<Page<Body, Item>>, AsyncIterable<Item> {
   private first: Promise<Page<Body, Item>> | undefined;
 
+  /**
+   * `fetchPage(token)` fetches the first page (token undefined) or the page `nextOf` named after
+   * the page fetched with `token`: a cursor by default; lists paged otherwise (discounts' offsets)
+   * give their own `nextOf`.
+   */
   constructor(
     private readonly fetchPage: (cursor: string | undefined) => Promise<Body>,
     private readonly itemsOf: (body: Body) => Item[],
+    private readonly nextOf: (body: Body, token: string | undefined) => string | undefined = nextCursor,
   ) {}
 
   readonly [Symbol.toStringTag] = 'PagedList';
@@ -52,11 +64,12 @@ export class PagedList<Body extends object, Item> implements Promise<Page<Body, 
   /** Every page, the first one included. */
   async *pages(): AsyncGenerator<Page<Body, Item>, void, undefined> {
     let page = await this.firstPage();
+    let token: string | undefined;
     yield page;
     for (;;) {
-      const pagination = (page as { pagination?: Pagination }).pagination;
-      if (!pagination?.hasNextPage || !pagination.nextPageCursor) return;
-      page = await this.load(pagination.nextPageCursor);
+      token = this.nextOf(page, token);
+      if (token === undefined) return;
+      page = await this.load(token);
       yield page;
     }
   }

@@ -6,7 +6,7 @@ import type { paths } from './generated/openapi.js';
 
 export type { paths };
 
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
 /** The JSON request body of an operation. */
@@ -188,3 +188,30 @@ export type WebhookSubscriptionUpdate = RequestBody<SubscriptionPath, 'post'>;
 export type RotatedSecret = ResponseBody<`${SubscriptionPath}/actions/rotateSecret`, 'post'>;
 export type TestNotification = RequestBody<`${SubscriptionPath}/actions/sendTestNotification`, 'post'>;
 export type TestNotificationResult = ResponseBody<`${SubscriptionPath}/actions/sendTestNotification`, 'post'>;
+
+type DiscountsPath = '/v1/commerce/discounts';
+type DiscountPath = '/v1/commerce/discounts/{discountId}';
+
+export type DiscountList = ResponseBody<DiscountsPath, 'get'>;
+export type Discount = DiscountList['discounts'][number];
+type DiscountQuery = QueryParams<DiscountsPath, 'get'>;
+/** The list's query: the type filters also as arrays, paging and limitedUseOnly as numbers and a boolean. */
+export type DiscountListParams = Omit<
+  DiscountQuery,
+  'criteria' | 'template' | 'trigger' | 'offset' | 'limit' | 'limitedUseOnly'
+> & {
+  criteria?: string | readonly string[];
+  template?: string | readonly string[];
+  trigger?: string | readonly string[];
+  /** 0 or more; default 0. */
+  offset?: number;
+  /** 1 to 1000; default 50. */
+  limit?: number;
+  limitedUseOnly?: boolean;
+};
+export type DiscountCreate = RequestBody<DiscountsPath, 'post'>;
+/** A whole discount: read-only fields may be left in (a discount as fetched) and are ignored. */
+export type DiscountReplace = RequestBody<DiscountPath, 'put'>;
+
+export type FulfillmentOptionList = ResponseBody<'/v1/fulfillments/fulfillment-options', 'get'>;
+export type FulfillmentOption = FulfillmentOptionList['fulfillmentOptions'][number];

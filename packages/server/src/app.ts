@@ -13,6 +13,8 @@ import { imageFilesRoutes } from './catalog/image-files.routes.ts';
 import { imagesRoutes } from './catalog/images.routes.ts';
 import { profilesRoutes } from './commerce/profiles.routes.ts';
 import { transactionsRoutes } from './commerce/transactions.routes.ts';
+import { discountsRoutes } from './discounts/discounts.routes.ts';
+import { fulfillmentOptionsRoutes } from './discounts/fulfillment-options.routes.ts';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS, DEFAULT_SIGN_IN_PER_MINUTE } from './config.ts';
 import { apiDeps, type ApiDeps, type AppDeps } from './deps.ts';
 import { ServiceUnavailable } from './errors.ts';
@@ -186,6 +188,8 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(websiteRoutes, { deps: apiDeps });
     await api.register(subscriptionsRoutes, { deps: apiDeps });
     await api.register(analyticsRoutes, { deps: apiDeps });
+    await api.register(discountsRoutes, { deps: apiDeps });
+    await api.register(fulfillmentOptionsRoutes, { deps: apiDeps });
   });
   return app;
 }

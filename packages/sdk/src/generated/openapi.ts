@@ -9165,39 +9165,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/analytics/transaction-summaries": {
+    "/v1/commerce/discounts": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
         /**
-         * Transaction summaries of contacts
-         * @description A read, sent as POST. For each of 1 to 1000 contact ids, in the order sent (a repeated id answered each time), the transactionsSummary of a profile, summed from the transaction documents of its orders: voided ones (canceled orders) left out, refunds in totalRefundAmount. An id with no transactions, or no contact of the website, gets zeros and nulls. Scope website.contacts.read or website.profiles.read.
+         * List discounts
+         * @description Offset paging: offset (default 0) and limit (1 to 1000, default 50); hasNextPage and hasPreviousPage say whether more lie after and before. sortBy CREATED_ON (default), PROMO_CODE or USES_COUNT, sortDirection DESCENDING (default) or ASCENDING, ties by id. Filters: search (name and promo code), status, and comma lists of criteria, template and trigger types; limitedUseOnly.
          */
-        post: {
+        get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description default CREATED_ON */
+                    sortBy?: "CREATED_ON" | "PROMO_CODE" | "USES_COUNT";
+                    /** @description default DESCENDING */
+                    sortDirection?: "ASCENDING" | "DESCENDING";
+                    /** @description in the name and the promo code */
+                    search?: string;
+                    /** @description default ALL */
+                    status?: "ALL" | "ACTIVE" | "EXPIRED" | "SCHEDULED";
+                    /** @description comma-separated, of ANY_ORDER, CART_TOTAL, PRODUCT, BUY_X_GET_Y; every one by default */
+                    criteria?: string | string[];
+                    /** @description comma-separated, of FIXED_AMOUNT, PERCENTAGE, BUY_X_GET_Y_FIXED_AMOUNT, BUY_X_GET_Y_PERCENTAGE, FREE_SHIPPING; every one by default */
+                    template?: string | string[];
+                    /** @description comma-separated, of AUTO, CODE; every one by default */
+                    trigger?: string | string[];
+                    /** @description default false */
+                    limitedUseOnly?: "true" | "false";
+                    /** @description 0 or more; default 0 */
+                    offset?: string;
+                    /** @description 1 to 1000; default 50 */
+                    limit?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description one wrapper is answered for each entry, in the order sent, a repeated id included; an unknown id gets a summary of zeros and nulls */
-                        contactIds: string[];
-                        /**
-                         * @description the only grouping there is
-                         * @enum {string}
-                         */
-                        groupBy: "contactId";
-                    };
-                };
-            };
+            requestBody?: never;
             responses: {
                 /** @description Default Response */
                 200: {
@@ -9206,36 +9213,107 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            transactionsSummaryWrappers: {
-                                /** @description as sent */
-                                contactId: string;
-                                transactionsSummary: {
-                                    firstOrderSubmittedOn: string | null;
-                                    lastOrderSubmittedOn: string | null;
-                                    orderCount: number;
-                                    totalOrderAmount: {
+                            discounts: {
+                                id: string;
+                                websiteId: string;
+                                name: string;
+                                criteria: {
+                                    /** @enum {string} */
+                                    type: "ANY_ORDER";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CART_TOTAL";
+                                    minimumCartTotal: {
                                         /** @description ISO 4217 code; must be the website currency */
                                         currency: string;
                                         /** @description decimal string in the currency precision, 0 to 1,000,000 */
                                         value: string;
                                     };
-                                    totalRefundAmount: {
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PRODUCT";
+                                    productId: string;
+                                    productName: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y";
+                                    requiredFullPriceQuantity: number;
+                                    eligibleForDiscountQuantity: number;
+                                    /** @enum {string} */
+                                    criteriaAppliesTo: "PRODUCT";
+                                    criteriaProductIds: string[];
+                                    /** @enum {string} */
+                                    rewardAppliesTo: "PRODUCT";
+                                    rewardProductIds: string[];
+                                };
+                                template: {
+                                    /** @enum {string} */
+                                    type: "FIXED_AMOUNT";
+                                    discountAmount: {
                                         /** @description ISO 4217 code; must be the website currency */
                                         currency: string;
                                         /** @description decimal string in the currency precision, 0 to 1,000,000 */
                                         value: string;
                                     };
-                                    firstDonationSubmittedOn: string | null;
-                                    lastDonationSubmittedOn: string | null;
-                                    donationCount: number;
-                                    totalDonationAmount: {
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PERCENTAGE";
+                                    percentage: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_FIXED_AMOUNT";
+                                    discountAmount: {
                                         /** @description ISO 4217 code; must be the website currency */
                                         currency: string;
                                         /** @description decimal string in the currency precision, 0 to 1,000,000 */
                                         value: string;
                                     };
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_PERCENTAGE";
+                                    discountPercentage: number;
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "FREE_SHIPPING";
+                                    /** @enum {unknown} */
+                                    appliesToFulfillmentOptionType: "SHIPPING" | "PICKUP" | "LOCAL_DELIVERY";
+                                    selectedShippingOption: {
+                                        shippingOptionId: string;
+                                        shippingOptionName: string;
+                                        isAllServicesSelected: boolean;
+                                        selectedService: string | null;
+                                    } | null;
+                                };
+                                trigger: {
+                                    /** @enum {string} */
+                                    type: "AUTO";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CODE";
+                                    promoCode: string;
+                                };
+                                validFrom: string;
+                                validTo: string | null;
+                                isLimitedUses: boolean;
+                                maxUsesAllowed: number | null;
+                                isOncePerCustomer: boolean;
+                                numberOfUses: number;
+                                lastRedeemedAt: string | null;
+                                /** @enum {unknown} */
+                                status: "ACTIVE" | "SCHEDULED" | "EXPIRED";
+                                subscriptionOptions: {
+                                    /** @enum {unknown} */
+                                    type: "EXCLUDED" | "ALL_PAYMENTS" | "LIMITED_PAYMENTS";
+                                };
+                                paymentPlanOptions: {
+                                    /** @enum {unknown} */
+                                    type: "NONE" | "ALL_PAYMENTS";
                                 };
                             }[];
+                            hasNextPage: boolean;
+                            hasPreviousPage: boolean;
                         };
                     };
                 };
@@ -9301,6 +9379,979 @@ export interface paths {
                 };
             };
         };
+        put?: never;
+        /**
+         * Create a discount
+         * @description 201 with { discount }. criteria ANY_ORDER and CART_TOTAL take FIXED_AMOUNT, PERCENTAGE or FREE_SHIPPING; PRODUCT takes FIXED_AMOUNT or PERCENTAGE; BUY_X_GET_Y takes BUY_X_GET_Y_FIXED_AMOUNT or BUY_X_GET_Y_PERCENTAGE; other pairings are a 400. Product ids must be products of this website. A promo code is unique in the website whatever its case (409 PROMO_CODE_CONFLICT). A website has at most 1000 discounts, 20 of them AUTO (409 ENTITY_LIMIT_REACHED). Money in the website currency, as strings or numbers.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description read-only: ignored */
+                        id?: unknown;
+                        /** @description read-only: ignored */
+                        websiteId?: unknown;
+                        name: string;
+                        criteria: {
+                            /** @enum {unknown} */
+                            type: "ANY_ORDER" | "CART_TOTAL" | "PRODUCT" | "BUY_X_GET_Y";
+                            minimumCartTotal?: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            };
+                            /** @description PRODUCT: a product of this website */
+                            productId?: string;
+                            productName?: string | null;
+                            requiredFullPriceQuantity?: number;
+                            eligibleForDiscountQuantity?: number;
+                            /** @enum {string} */
+                            criteriaAppliesTo?: "PRODUCT";
+                            /** @description product ids of this website */
+                            criteriaProductIds?: string[];
+                            /** @enum {string} */
+                            rewardAppliesTo?: "PRODUCT";
+                            /** @description product ids of this website */
+                            rewardProductIds?: string[];
+                        };
+                        template: {
+                            /** @enum {unknown} */
+                            type: "FIXED_AMOUNT" | "PERCENTAGE" | "BUY_X_GET_Y_FIXED_AMOUNT" | "BUY_X_GET_Y_PERCENTAGE" | "FREE_SHIPPING";
+                            discountAmount?: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            };
+                            /** @description PERCENTAGE: 0 < p ≤ 100; at most 2 decimals */
+                            percentage?: number;
+                            /** @description BUY_X_GET_Y_PERCENTAGE: 0 < p ≤ 100; at most 2 decimals */
+                            discountPercentage?: number;
+                            /** @description BUY_X_GET_Y templates; 0 (default): no limit */
+                            maxApplicationsPerCart?: number;
+                            /**
+                             * @description FREE_SHIPPING; default SHIPPING
+                             * @enum {unknown}
+                             */
+                            appliesToFulfillmentOptionType?: "SHIPPING" | "PICKUP" | "LOCAL_DELIVERY";
+                            selectedShippingOption?: {
+                                /** @description GET /v1/fulfillments/fulfillment-options */
+                                shippingOptionId: string;
+                                shippingOptionName: string;
+                                /** @description default true */
+                                isAllServicesSelected?: boolean;
+                                selectedService?: string | null;
+                            } | null;
+                        };
+                        trigger: {
+                            /** @enum {unknown} */
+                            type: "AUTO" | "CODE";
+                            promoCode?: string | null;
+                        };
+                        /** @description ISO 8601 UTC, such as 2026-08-16T08:14:10Z */
+                        validFrom: string;
+                        validTo?: string | null;
+                        /** @description default false */
+                        isLimitedUses?: boolean;
+                        maxUsesAllowed?: number | null;
+                        /** @description default false */
+                        isOncePerCustomer?: boolean;
+                        /** @description read-only: ignored */
+                        numberOfUses?: unknown;
+                        /** @description read-only: ignored */
+                        lastRedeemedAt?: unknown;
+                        /** @description read-only: ignored */
+                        status?: unknown;
+                        subscriptionOptions?: {
+                            /** @enum {unknown} */
+                            type: "EXCLUDED" | "ALL_PAYMENTS" | "LIMITED_PAYMENTS";
+                        } | null;
+                        paymentPlanOptions?: {
+                            /** @enum {unknown} */
+                            type: "NONE" | "ALL_PAYMENTS";
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            discount: {
+                                id: string;
+                                websiteId: string;
+                                name: string;
+                                criteria: {
+                                    /** @enum {string} */
+                                    type: "ANY_ORDER";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CART_TOTAL";
+                                    minimumCartTotal: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PRODUCT";
+                                    productId: string;
+                                    productName: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y";
+                                    requiredFullPriceQuantity: number;
+                                    eligibleForDiscountQuantity: number;
+                                    /** @enum {string} */
+                                    criteriaAppliesTo: "PRODUCT";
+                                    criteriaProductIds: string[];
+                                    /** @enum {string} */
+                                    rewardAppliesTo: "PRODUCT";
+                                    rewardProductIds: string[];
+                                };
+                                template: {
+                                    /** @enum {string} */
+                                    type: "FIXED_AMOUNT";
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PERCENTAGE";
+                                    percentage: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_FIXED_AMOUNT";
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_PERCENTAGE";
+                                    discountPercentage: number;
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "FREE_SHIPPING";
+                                    /** @enum {unknown} */
+                                    appliesToFulfillmentOptionType: "SHIPPING" | "PICKUP" | "LOCAL_DELIVERY";
+                                    selectedShippingOption: {
+                                        shippingOptionId: string;
+                                        shippingOptionName: string;
+                                        isAllServicesSelected: boolean;
+                                        selectedService: string | null;
+                                    } | null;
+                                };
+                                trigger: {
+                                    /** @enum {string} */
+                                    type: "AUTO";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CODE";
+                                    promoCode: string;
+                                };
+                                validFrom: string;
+                                validTo: string | null;
+                                isLimitedUses: boolean;
+                                maxUsesAllowed: number | null;
+                                isOncePerCustomer: boolean;
+                                numberOfUses: number;
+                                lastRedeemedAt: string | null;
+                                /** @enum {unknown} */
+                                status: "ACTIVE" | "SCHEDULED" | "EXPIRED";
+                                subscriptionOptions: {
+                                    /** @enum {unknown} */
+                                    type: "EXCLUDED" | "ALL_PAYMENTS" | "LIMITED_PAYMENTS";
+                                };
+                                paymentPlanOptions: {
+                                    /** @enum {unknown} */
+                                    type: "NONE" | "ALL_PAYMENTS";
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/commerce/discounts/{discountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a discount
+         * @description Not found, or of another website: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    discountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            discount: {
+                                id: string;
+                                websiteId: string;
+                                name: string;
+                                criteria: {
+                                    /** @enum {string} */
+                                    type: "ANY_ORDER";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CART_TOTAL";
+                                    minimumCartTotal: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PRODUCT";
+                                    productId: string;
+                                    productName: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y";
+                                    requiredFullPriceQuantity: number;
+                                    eligibleForDiscountQuantity: number;
+                                    /** @enum {string} */
+                                    criteriaAppliesTo: "PRODUCT";
+                                    criteriaProductIds: string[];
+                                    /** @enum {string} */
+                                    rewardAppliesTo: "PRODUCT";
+                                    rewardProductIds: string[];
+                                };
+                                template: {
+                                    /** @enum {string} */
+                                    type: "FIXED_AMOUNT";
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PERCENTAGE";
+                                    percentage: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_FIXED_AMOUNT";
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_PERCENTAGE";
+                                    discountPercentage: number;
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "FREE_SHIPPING";
+                                    /** @enum {unknown} */
+                                    appliesToFulfillmentOptionType: "SHIPPING" | "PICKUP" | "LOCAL_DELIVERY";
+                                    selectedShippingOption: {
+                                        shippingOptionId: string;
+                                        shippingOptionName: string;
+                                        isAllServicesSelected: boolean;
+                                        selectedService: string | null;
+                                    } | null;
+                                };
+                                trigger: {
+                                    /** @enum {string} */
+                                    type: "AUTO";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CODE";
+                                    promoCode: string;
+                                };
+                                validFrom: string;
+                                validTo: string | null;
+                                isLimitedUses: boolean;
+                                maxUsesAllowed: number | null;
+                                isOncePerCustomer: boolean;
+                                numberOfUses: number;
+                                lastRedeemedAt: string | null;
+                                /** @enum {unknown} */
+                                status: "ACTIVE" | "SCHEDULED" | "EXPIRED";
+                                subscriptionOptions: {
+                                    /** @enum {unknown} */
+                                    type: "EXCLUDED" | "ALL_PAYMENTS" | "LIMITED_PAYMENTS";
+                                };
+                                paymentPlanOptions: {
+                                    /** @enum {unknown} */
+                                    type: "NONE" | "ALL_PAYMENTS";
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a discount
+         * @description The whole discount is replaced: fields left out take their defaults. id, websiteId, numberOfUses, lastRedeemedAt and status are read-only and ignored if sent. criteria ANY_ORDER and CART_TOTAL take FIXED_AMOUNT, PERCENTAGE or FREE_SHIPPING; PRODUCT takes FIXED_AMOUNT or PERCENTAGE; BUY_X_GET_Y takes BUY_X_GET_Y_FIXED_AMOUNT or BUY_X_GET_Y_PERCENTAGE; other pairings are a 400. Product ids must be products of this website. A promo code is unique in the website whatever its case (409 PROMO_CODE_CONFLICT). A website has at most 1000 discounts, 20 of them AUTO (409 ENTITY_LIMIT_REACHED). Money in the website currency, as strings or numbers.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    discountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description read-only: ignored */
+                        id?: unknown;
+                        /** @description read-only: ignored */
+                        websiteId?: unknown;
+                        name: string;
+                        criteria: {
+                            /** @enum {unknown} */
+                            type: "ANY_ORDER" | "CART_TOTAL" | "PRODUCT" | "BUY_X_GET_Y";
+                            minimumCartTotal?: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            };
+                            /** @description PRODUCT: a product of this website */
+                            productId?: string;
+                            productName?: string | null;
+                            requiredFullPriceQuantity?: number;
+                            eligibleForDiscountQuantity?: number;
+                            /** @enum {string} */
+                            criteriaAppliesTo?: "PRODUCT";
+                            /** @description product ids of this website */
+                            criteriaProductIds?: string[];
+                            /** @enum {string} */
+                            rewardAppliesTo?: "PRODUCT";
+                            /** @description product ids of this website */
+                            rewardProductIds?: string[];
+                        };
+                        template: {
+                            /** @enum {unknown} */
+                            type: "FIXED_AMOUNT" | "PERCENTAGE" | "BUY_X_GET_Y_FIXED_AMOUNT" | "BUY_X_GET_Y_PERCENTAGE" | "FREE_SHIPPING";
+                            discountAmount?: {
+                                currency: string | {
+                                    currencyCode: string;
+                                };
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                value: string | number;
+                            };
+                            /** @description PERCENTAGE: 0 < p ≤ 100; at most 2 decimals */
+                            percentage?: number;
+                            /** @description BUY_X_GET_Y_PERCENTAGE: 0 < p ≤ 100; at most 2 decimals */
+                            discountPercentage?: number;
+                            /** @description BUY_X_GET_Y templates; 0 (default): no limit */
+                            maxApplicationsPerCart?: number;
+                            /**
+                             * @description FREE_SHIPPING; default SHIPPING
+                             * @enum {unknown}
+                             */
+                            appliesToFulfillmentOptionType?: "SHIPPING" | "PICKUP" | "LOCAL_DELIVERY";
+                            selectedShippingOption?: {
+                                /** @description GET /v1/fulfillments/fulfillment-options */
+                                shippingOptionId: string;
+                                shippingOptionName: string;
+                                /** @description default true */
+                                isAllServicesSelected?: boolean;
+                                selectedService?: string | null;
+                            } | null;
+                        };
+                        trigger: {
+                            /** @enum {unknown} */
+                            type: "AUTO" | "CODE";
+                            promoCode?: string | null;
+                        };
+                        /** @description ISO 8601 UTC, such as 2026-08-16T08:14:10Z */
+                        validFrom: string;
+                        validTo?: string | null;
+                        /** @description default false */
+                        isLimitedUses?: boolean;
+                        maxUsesAllowed?: number | null;
+                        /** @description default false */
+                        isOncePerCustomer?: boolean;
+                        /** @description read-only: ignored */
+                        numberOfUses?: unknown;
+                        /** @description read-only: ignored */
+                        lastRedeemedAt?: unknown;
+                        /** @description read-only: ignored */
+                        status?: unknown;
+                        subscriptionOptions?: {
+                            /** @enum {unknown} */
+                            type: "EXCLUDED" | "ALL_PAYMENTS" | "LIMITED_PAYMENTS";
+                        } | null;
+                        paymentPlanOptions?: {
+                            /** @enum {unknown} */
+                            type: "NONE" | "ALL_PAYMENTS";
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            discount: {
+                                id: string;
+                                websiteId: string;
+                                name: string;
+                                criteria: {
+                                    /** @enum {string} */
+                                    type: "ANY_ORDER";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CART_TOTAL";
+                                    minimumCartTotal: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PRODUCT";
+                                    productId: string;
+                                    productName: string;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y";
+                                    requiredFullPriceQuantity: number;
+                                    eligibleForDiscountQuantity: number;
+                                    /** @enum {string} */
+                                    criteriaAppliesTo: "PRODUCT";
+                                    criteriaProductIds: string[];
+                                    /** @enum {string} */
+                                    rewardAppliesTo: "PRODUCT";
+                                    rewardProductIds: string[];
+                                };
+                                template: {
+                                    /** @enum {string} */
+                                    type: "FIXED_AMOUNT";
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                } | {
+                                    /** @enum {string} */
+                                    type: "PERCENTAGE";
+                                    percentage: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_FIXED_AMOUNT";
+                                    discountAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "BUY_X_GET_Y_PERCENTAGE";
+                                    discountPercentage: number;
+                                    maxApplicationsPerCart: number;
+                                } | {
+                                    /** @enum {string} */
+                                    type: "FREE_SHIPPING";
+                                    /** @enum {unknown} */
+                                    appliesToFulfillmentOptionType: "SHIPPING" | "PICKUP" | "LOCAL_DELIVERY";
+                                    selectedShippingOption: {
+                                        shippingOptionId: string;
+                                        shippingOptionName: string;
+                                        isAllServicesSelected: boolean;
+                                        selectedService: string | null;
+                                    } | null;
+                                };
+                                trigger: {
+                                    /** @enum {string} */
+                                    type: "AUTO";
+                                } | {
+                                    /** @enum {string} */
+                                    type: "CODE";
+                                    promoCode: string;
+                                };
+                                validFrom: string;
+                                validTo: string | null;
+                                isLimitedUses: boolean;
+                                maxUsesAllowed: number | null;
+                                isOncePerCustomer: boolean;
+                                numberOfUses: number;
+                                lastRedeemedAt: string | null;
+                                /** @enum {unknown} */
+                                status: "ACTIVE" | "SCHEDULED" | "EXPIRED";
+                                subscriptionOptions: {
+                                    /** @enum {unknown} */
+                                    type: "EXCLUDED" | "ALL_PAYMENTS" | "LIMITED_PAYMENTS";
+                                };
+                                paymentPlanOptions: {
+                                    /** @enum {unknown} */
+                                    type: "NONE" | "ALL_PAYMENTS";
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a discount */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    discountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fulfillments/fulfillment-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fulfillment options
+         * @description The website's ways of delivering an order. Emporium's store has one: Standard Shipping, the flat rate its checkout charges, with no carrier services.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            fulfillmentOptions: {
+                                id: string;
+                                name: string;
+                                /** @enum {unknown} */
+                                type: "SHIPPING" | "PICKUP" | "LOCAL_DELIVERY";
+                                availableServices: {
+                                    name: string;
+                                    description: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -16,9 +16,11 @@ import type {
   OAuthGrantsTable,
   OAuthRefreshTokensTable,
 } from './oauth-schema.ts';
+import type { DiscountsTable } from './discounts-schema.ts';
 
 export type * from './oauth-schema.ts';
 export type * from './commerce-schema.ts';
+export type * from './discounts-schema.ts';
 
 type Timestamp = Date;
 
@@ -257,4 +259,5 @@ export interface Database {
   order_numbers: OrderNumbersTable;
   order_import_keys: OrderImportKeysTable;
   transaction_documents: TransactionDocumentsTable;
+  discounts: DiscountsTable;
 }
