@@ -16,6 +16,7 @@ import * as tokenFunctions from './migrations/014-token-functions.ts';
 import * as tokenWrites from './migrations/015-token-writes.ts';
 import * as orderStock from './migrations/016-order-stock.ts';
 import * as confirmLastUsed from './migrations/017-confirm-last-used.ts';
+import * as contacts from './migrations/018-contacts.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -36,6 +37,7 @@ const migrations = {
   '015-token-writes': tokenWrites,
   '016-order-stock': orderStock,
   '017-confirm-last-used': confirmLastUsed,
+  '018-contacts': contacts,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

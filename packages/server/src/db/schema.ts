@@ -3,6 +3,7 @@
  * columns hold plain objects, which `pg` serializes as JSON.
  */
 import type {
+  AddressBookEntriesTable,
   OrderImportKeysTable,
   OrderNumbersTable,
   OrdersTable,
@@ -257,4 +258,5 @@ export interface Database {
   order_numbers: OrderNumbersTable;
   order_import_keys: OrderImportKeysTable;
   transaction_documents: TransactionDocumentsTable;
+  address_book_entries: AddressBookEntriesTable;
 }
