@@ -12,6 +12,8 @@ import { imageFilesRoutes } from './catalog/image-files.routes.ts';
 import { imagesRoutes } from './catalog/images.routes.ts';
 import { profilesRoutes } from './commerce/profiles.routes.ts';
 import { transactionsRoutes } from './commerce/transactions.routes.ts';
+import { addressBookRoutes } from './customers/address-book.routes.ts';
+import { contactsRoutes } from './customers/contacts.routes.ts';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS, DEFAULT_SIGN_IN_PER_MINUTE } from './config.ts';
 import { apiDeps, type ApiDeps, type AppDeps } from './deps.ts';
 import { ServiceUnavailable } from './errors.ts';
@@ -184,6 +186,8 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(ordersRoutes, { deps: apiDeps });
     await api.register(websiteRoutes, { deps: apiDeps });
     await api.register(subscriptionsRoutes, { deps: apiDeps });
+    await api.register(contactsRoutes, { deps: apiDeps });
+    await api.register(addressBookRoutes, { deps: apiDeps });
   });
   return app;
 }

@@ -38,9 +38,14 @@ export function registerAuthentication(app: FastifyInstance, resolve: Credential
  */
 export function registerScopeCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const scope = request.routeOptions.config.scope;
+    const { scope, oauthScope } = request.routeOptions.config;
     if (!scope || !request.credential) return;
-    if (!effectiveScopes(request.credential.scopes).has(scope)) {
+    const held = effectiveScopes(request.credential.scopes);
+    // A route's second scope counts for OAuth tokens only (platform-surface 0.7: contacts' reads
+    // also take website.profiles.read, "OAuth only").
+    const byOAuth =
+      oauthScope !== undefined && request.credential.kind === 'access_token' && held.has(oauthScope);
+    if (!held.has(scope) && !byOAuth) {
       throw new Forbidden(`this credential lacks the ${scope} scope`, 'MISSING_SCOPE');
     }
   });

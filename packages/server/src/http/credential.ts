@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a route needs; a write scope implies its `.read` scope. */
     scope?: string;
+    /** Another scope that also passes, from an OAuth access token only. */
+    oauthScope?: string;
     /** The body's fields may come wrapped as `{ present, value }` (http/change-wrapper.ts). */
     changeWrappers?: boolean;
     /** The Idempotency-Key header is required (http/idempotency-key.ts). */
