@@ -6,6 +6,7 @@
 import { AuthenticationError, ReauthorizationRequired } from './errors.js';
 import type { EmporiumOAuth } from './oauth.js';
 import { Transport, type CallOptions, type QueryValue, type TransportOptions } from './request.js';
+import { Contacts } from './resources/contacts.js';
 import { Inventory } from './resources/inventory.js';
 import { Orders } from './resources/orders.js';
 import { PRODUCTS_1_1, PRODUCTS_V2, Products } from './resources/products.js';
@@ -48,14 +49,14 @@ export interface V2Resources {
 
 /** One API call, relative to `baseUrl`. */
 export interface ApiRequest extends CallOptions {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path with its segments already encoded, e.g. `/1.1/commerce/products`. */
   path: string;
   query?: Record<string, QueryValue>;
   json?: unknown;
   form?: FormData;
   headers?: Record<string, string>;
-  /** Overrides the default (GET, DELETE and requests with an Idempotency-Key are retried). */
+  /** Overrides the default (GET, PUT, DELETE and requests with an Idempotency-Key are retried). */
   idempotent?: boolean;
 }
 
@@ -73,6 +74,7 @@ export class Emporium {
   readonly orders: Orders;
   readonly transactions: Transactions;
   readonly profiles: Profiles;
+  readonly contacts: Contacts;
   private readonly staticAuthorization: string | undefined;
   private readonly session: OAuthSession | undefined;
 
@@ -97,6 +99,7 @@ export class Emporium {
     this.orders = new Orders(this);
     this.transactions = new Transactions(this);
     this.profiles = new Profiles(this);
+    this.contacts = new Contacts(this);
   }
 
   /**

@@ -38,7 +38,7 @@ export interface TransportOptions {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'HEAD' | 'POST' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Absolute URL. */
   url: string;
   query?: Record<string, QueryValue>;
@@ -52,7 +52,7 @@ export interface RequestSpec {
   /** Which error bodies to expect: the API's (api-details 1) or the token endpoint's (RFC 6749). */
   errors?: 'api' | 'oauth';
   /**
-   * Safe to send again after a network error, a timeout or a 5xx. Default: GET, HEAD, DELETE, and
+   * Safe to send again after a network error, a timeout or a 5xx. Default: GET, HEAD, PUT, DELETE, and
    * requests with an Idempotency-Key header. A 429 is retried whatever the method: the server
    * refuses it before doing anything.
    */
@@ -166,7 +166,10 @@ export class Transport {
     if (spec.authorization) headers.authorization = spec.authorization;
     let body: string | FormData | undefined;
     if (spec.json !== undefined) {
-      headers['content-type'] = 'application/json';
+      // JSON under its own type when the call names one (a PATCH's application/merge-patch+json).
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
       body = JSON.stringify(spec.json);
     } else if (spec.form) {
       body = spec.form; // fetch writes the multipart Content-Type with its boundary
@@ -174,7 +177,11 @@ export class Transport {
     const hasKey = Object.keys(headers).some((h) => h.toLowerCase() === 'idempotency-key');
     const idempotent =
       spec.idempotent ??
-      (spec.method === 'GET' || spec.method === 'HEAD' || spec.method === 'DELETE' || hasKey);
+      (spec.method === 'GET' ||
+        spec.method === 'HEAD' ||
+        spec.method === 'PUT' ||
+        spec.method === 'DELETE' ||
+        hasKey);
     const url = withQuery(spec.url, spec.query);
     const init: RequestInit = { method: spec.method, headers, body };
     // Local mistakes fail at once, never retried as if the network were at fault: no fetch, an
