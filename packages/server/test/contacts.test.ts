@@ -11,6 +11,7 @@ import {
   uniqueEmail,
 } from './helpers/contacts.ts';
 import { customLine, importBody, importOrder } from './helpers/orders.ts';
+import { GOOD_CHECKOUT, seeOther, Shopper, shirt } from './helpers/shopper.ts';
 import { assertError, assertShape } from './helpers/shape.ts';
 import { BASE_URL, testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import { connectApp } from './helpers/webhooks.ts';
@@ -286,6 +287,24 @@ describe('one person, one id (platform-surface 2.6.2, open question 5)', () => {
       list.json().contacts.map((c: { id: string }) => c.id),
       [order.customerId],
     );
+  });
+
+  test("a storefront buyer becomes a contact whose id is the order's customerId, its shipping address the default", async () => {
+    const own = await ctx.site();
+    const { small } = await shirt(own, 3);
+    const shopper = new Shopper(ctx, own.websiteId);
+    seeOther(await shopper.add(small, 1));
+    const confirmation = seeOther(await shopper.checkout());
+    const orderId = /\/checkout\/orders\/([0-9a-f]{24})$/.exec(confirmation)?.[1];
+    const order = (await own.call({ method: 'GET', url: `/1.0/commerce/orders/${orderId}` })).json();
+    const contact = await getContact(own, order.customerId);
+    assert.equal(contact.primaryEmail.email, GOOD_CHECKOUT.email);
+    assert.deepEqual(
+      [contact.firstName, contact.lastName],
+      [GOOD_CHECKOUT.firstName, GOOD_CHECKOUT.lastName],
+    );
+    assert.equal(contact.defaultShippingAddress?.address.line1, GOOD_CHECKOUT.address1);
+    assert.equal(contact.defaultShippingAddress?.address.region, GOOD_CHECKOUT.state);
   });
 
   test('a contact created over the API keeps its id when it buys, whatever the case of the e-mail', async () => {
