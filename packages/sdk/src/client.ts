@@ -9,6 +9,7 @@ import { Transport, type CallOptions, type QueryValue, type TransportOptions } f
 import { Analytics } from './resources/analytics.js';
 import { Discounts } from './resources/discounts.js';
 import { FulfillmentOptions } from './resources/fulfillment-options.js';
+import { Contacts } from './resources/contacts.js';
 import { Inventory } from './resources/inventory.js';
 import { Orders } from './resources/orders.js';
 import { PRODUCTS_1_1, PRODUCTS_V2, Products } from './resources/products.js';
@@ -51,14 +52,14 @@ export interface V2Resources {
 
 /** One API call, relative to `baseUrl`. */
 export interface ApiRequest extends CallOptions {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path with its segments already encoded, e.g. `/1.1/commerce/products`. */
   path: string;
   query?: Record<string, QueryValue>;
   json?: unknown;
   form?: FormData;
   headers?: Record<string, string>;
-  /** Overrides the default (GET, DELETE and requests with an Idempotency-Key are retried). */
+  /** Overrides the default (GET, PUT, DELETE and requests with an Idempotency-Key are retried). */
   idempotent?: boolean;
 }
 
@@ -81,6 +82,7 @@ export class Emporium {
   readonly discounts: Discounts;
   /** `/v1/fulfillments`: `client.fulfillments.fulfillmentOptions.list()`. */
   readonly fulfillments: { readonly fulfillmentOptions: FulfillmentOptions };
+  readonly contacts: Contacts;
   private readonly staticAuthorization: string | undefined;
   private readonly session: OAuthSession | undefined;
 
@@ -108,6 +110,7 @@ export class Emporium {
     this.analytics = new Analytics(this);
     this.discounts = new Discounts(this);
     this.fulfillments = Object.freeze({ fulfillmentOptions: new FulfillmentOptions(this) });
+    this.contacts = new Contacts(this);
   }
 
   /**

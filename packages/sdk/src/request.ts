@@ -38,7 +38,7 @@ export interface TransportOptions {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Absolute URL. */
   url: string;
   query?: Record<string, QueryValue>;
@@ -53,8 +53,8 @@ export interface RequestSpec {
   errors?: 'api' | 'oauth';
   /**
    * Safe to send again after a network error, a timeout or a 5xx. Default: GET, HEAD, PUT (a whole
-   * replace: sent twice, the same result), DELETE, and requests with an Idempotency-Key header. A 429 is retried whatever the method: the server
-   * refuses it before doing anything.
+   * replace: sent twice, the same result), DELETE, and requests with an Idempotency-Key header.
+   * A 429 is retried whatever the method: the server refuses it before doing anything.
    */
   idempotent?: boolean;
   timeoutMs?: number;
@@ -166,7 +166,10 @@ export class Transport {
     if (spec.authorization) headers.authorization = spec.authorization;
     let body: string | FormData | undefined;
     if (spec.json !== undefined) {
-      headers['content-type'] = 'application/json';
+      // JSON under its own type when the call names one (a PATCH's application/merge-patch+json).
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
       body = JSON.stringify(spec.json);
     } else if (spec.form) {
       body = spec.form; // fetch writes the multipart Content-Type with its boundary

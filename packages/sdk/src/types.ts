@@ -6,7 +6,7 @@ import type { paths } from './generated/openapi.js';
 
 export type { paths };
 
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
 /** The JSON request body of an operation. */
@@ -215,3 +215,19 @@ export type DiscountReplace = RequestBody<DiscountPath, 'put'>;
 
 export type FulfillmentOptionList = ResponseBody<'/v1/fulfillments/fulfillment-options', 'get'>;
 export type FulfillmentOption = FulfillmentOptionList['fulfillmentOptions'][number];
+type ContactsPath = '/v1/contacts';
+type ContactPath = '/v1/contacts/{contactId}';
+type AddressBookPath = '/v1/contacts/{contactId}/address-book';
+type AddressBookEntryPath = '/v1/contacts/{contactId}/address-book/{addressBookEntryId}';
+
+export type ContactList = ResponseBody<ContactsPath, 'get'>;
+export type Contact = ContactList['contacts'][number];
+export type ContactListParams = QueryParams<ContactsPath, 'get'>;
+export type ContactQuery = RequestBody<`${ContactsPath}/query`, 'post'>;
+export type ContactCreate = RequestBody<ContactsPath, 'post'>;
+export type ContactUpdate = RequestBody<ContactPath, 'patch'>;
+export type AddressBookList = ResponseBody<AddressBookPath, 'get'>;
+export type AddressBookEntry = AddressBookList['addressBook']['addressBookEntries'][number];
+export type AddressBookListParams = QueryParams<AddressBookPath, 'get'>;
+export type AddressBookEntryInput = RequestBody<AddressBookPath, 'post'>;
+export type AddressBookEntryReplace = RequestBody<AddressBookEntryPath, 'put'>;

@@ -15,6 +15,8 @@ import { profilesRoutes } from './commerce/profiles.routes.ts';
 import { transactionsRoutes } from './commerce/transactions.routes.ts';
 import { discountsRoutes } from './discounts/discounts.routes.ts';
 import { fulfillmentOptionsRoutes } from './discounts/fulfillment-options.routes.ts';
+import { addressBookRoutes } from './customers/address-book.routes.ts';
+import { contactsRoutes } from './customers/contacts.routes.ts';
 import { DEFAULT_REQUEST_TIMEOUT_SECONDS, DEFAULT_SIGN_IN_PER_MINUTE } from './config.ts';
 import { apiDeps, type ApiDeps, type AppDeps } from './deps.ts';
 import { ServiceUnavailable } from './errors.ts';
@@ -190,6 +192,8 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(analyticsRoutes, { deps: apiDeps });
     await api.register(discountsRoutes, { deps: apiDeps });
     await api.register(fulfillmentOptionsRoutes, { deps: apiDeps });
+    await api.register(contactsRoutes, { deps: apiDeps });
+    await api.register(addressBookRoutes, { deps: apiDeps });
   });
   return app;
 }

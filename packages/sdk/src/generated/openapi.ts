@@ -9165,6 +9165,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/transaction-summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transaction summaries of contacts
+         * @description A read, sent as POST. For each of 1 to 1000 contact ids, in the order sent (a repeated id answered each time), the transactionsSummary of a profile, summed from the transaction documents of its orders: voided ones (canceled orders) left out, refunds in totalRefundAmount. An id with no transactions, or no contact of the website, gets zeros and nulls. Scope website.contacts.read or website.profiles.read.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description one wrapper is answered for each entry, in the order sent, a repeated id included; an unknown id gets a summary of zeros and nulls */
+                        contactIds: string[];
+                        /**
+                         * @description the only grouping there is
+                         * @enum {string}
+                         */
+                        groupBy: "contactId";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            transactionsSummaryWrappers: {
+                                /** @description as sent */
+                                contactId: string;
+                                transactionsSummary: {
+                                    firstOrderSubmittedOn: string | null;
+                                    lastOrderSubmittedOn: string | null;
+                                    orderCount: number;
+                                    totalOrderAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    totalRefundAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                    firstDonationSubmittedOn: string | null;
+                                    lastDonationSubmittedOn: string | null;
+                                    donationCount: number;
+                                    totalDonationAmount: {
+                                        /** @description ISO 4217 code; must be the website currency */
+                                        currency: string;
+                                        /** @description decimal string in the currency precision, 0 to 1,000,000 */
+                                        value: string;
+                                    };
+                                };
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/commerce/discounts": {
         parameters: {
             query?: never;
@@ -10353,6 +10495,1517 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contacts
+         * @description pageSize contacts a page (1 to 1000, default 50; 0 is the default), oldest first, with cursor pagination. The cursor may come with a pageSize; it also continues a query.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1 to 1000, default 50; 0 means the default (the platform documents 0 to 1000) */
+                    pageSize?: string;
+                    /** @description pagination.nextPageCursor of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contacts: {
+                                /** @description 24 hex characters; the profile id and an order customerId too */
+                                id: string;
+                                /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                createdOn: string;
+                                firstName: string;
+                                lastName: string;
+                                locale: string | null;
+                                primaryEmail: {
+                                    /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                    createdOn: string;
+                                    email: string;
+                                    acceptsMarketing: {
+                                        acceptsMarketing: boolean;
+                                        joinedOn: string | null;
+                                        leftOn: string | null;
+                                    };
+                                };
+                                defaultShippingAddress: {
+                                    /** @description 24 hex characters */
+                                    id: string;
+                                    defaultShipping: boolean;
+                                    address: {
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        line1: string | null;
+                                        line2: string | null;
+                                        city: string | null;
+                                        region: string | null;
+                                        postalCode: string | null;
+                                        /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                        countryCode: string;
+                                        phoneNumber: string | null;
+                                    };
+                                } | null;
+                            }[];
+                            pagination: {
+                                hasNextPage: boolean;
+                                nextPageCursor: string | null;
+                                nextPageUrl: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a contact
+         * @description A contact with the same e-mail in any case already existing: 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        firstName: string;
+                        lastName: string;
+                        locale: string | null;
+                        primaryEmail: {
+                            email: string;
+                            /** @description default false */
+                            acceptsMarketing?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contact: {
+                                /** @description 24 hex characters; the profile id and an order customerId too */
+                                id: string;
+                                /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                createdOn: string;
+                                firstName: string;
+                                lastName: string;
+                                locale: string | null;
+                                primaryEmail: {
+                                    /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                    createdOn: string;
+                                    email: string;
+                                    acceptsMarketing: {
+                                        acceptsMarketing: boolean;
+                                        joinedOn: string | null;
+                                        leftOn: string | null;
+                                    };
+                                };
+                                defaultShippingAddress: {
+                                    /** @description 24 hex characters */
+                                    id: string;
+                                    defaultShipping: boolean;
+                                    address: {
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        line1: string | null;
+                                        line2: string | null;
+                                        city: string | null;
+                                        region: string | null;
+                                        postalCode: string | null;
+                                        /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                        countryCode: string;
+                                        phoneNumber: string | null;
+                                    };
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query contacts
+         * @description Filters, a search in names and e-mail, and a sort (createdOn ascending by default). A cursor carries the query: send it alone, or with the same query.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        cursor?: string;
+                        /** @description default 50 */
+                        pageSize?: number;
+                        /** @description in names and e-mail */
+                        searchString?: string;
+                        /** @description ID, CREATED_ON, EMAIL, ACCEPTS_MARKETING_JOINED_ON, FIRST_NAME, LAST_NAME, ORDER_COUNT, LAST_ORDER_ON, ORDER_AMOUNT, DONATION_COUNT, LAST_DONATION_ON, DONATION_AMOUNT; any case, and camelCase (createdOn); default CREATED_ON */
+                        sortField?: string;
+                        /** @description ASCENDING (the default) or DESCENDING; any case */
+                        sortDirection?: string;
+                        acceptsMarketingWithDate?: {
+                            acceptsMarketing?: boolean;
+                            joinedOn?: {
+                                /** @description ISO 8601 UTC; exclusive */
+                                after?: string;
+                                /** @description ISO 8601 UTC; inclusive */
+                                before?: string;
+                            };
+                        };
+                        firstOrderOn?: {
+                            /** @description ISO 8601 UTC; exclusive */
+                            after?: string;
+                            /** @description ISO 8601 UTC; inclusive */
+                            before?: string;
+                        };
+                        lastOrderOn?: {
+                            /** @description ISO 8601 UTC; exclusive */
+                            after?: string;
+                            /** @description ISO 8601 UTC; inclusive */
+                            before?: string;
+                        };
+                        firstDonationOn?: {
+                            /** @description ISO 8601 UTC; exclusive */
+                            after?: string;
+                            /** @description ISO 8601 UTC; inclusive */
+                            before?: string;
+                        };
+                        lastDonationOn?: {
+                            /** @description ISO 8601 UTC; exclusive */
+                            after?: string;
+                            /** @description ISO 8601 UTC; inclusive */
+                            before?: string;
+                        };
+                        orderCount?: {
+                            /** @description inclusive */
+                            min?: number;
+                            /** @description inclusive */
+                            max?: number;
+                        };
+                        orderAmount?: {
+                            /** @description inclusive */
+                            min?: number;
+                            /** @description inclusive */
+                            max?: number;
+                        };
+                        donationCount?: {
+                            /** @description inclusive */
+                            min?: number;
+                            /** @description inclusive */
+                            max?: number;
+                        };
+                        donationAmount?: {
+                            /** @description inclusive */
+                            min?: number;
+                            /** @description inclusive */
+                            max?: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contacts: {
+                                /** @description 24 hex characters; the profile id and an order customerId too */
+                                id: string;
+                                /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                createdOn: string;
+                                firstName: string;
+                                lastName: string;
+                                locale: string | null;
+                                primaryEmail: {
+                                    /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                    createdOn: string;
+                                    email: string;
+                                    acceptsMarketing: {
+                                        acceptsMarketing: boolean;
+                                        joinedOn: string | null;
+                                        leftOn: string | null;
+                                    };
+                                };
+                                defaultShippingAddress: {
+                                    /** @description 24 hex characters */
+                                    id: string;
+                                    defaultShipping: boolean;
+                                    address: {
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        line1: string | null;
+                                        line2: string | null;
+                                        city: string | null;
+                                        region: string | null;
+                                        postalCode: string | null;
+                                        /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                        countryCode: string;
+                                        phoneNumber: string | null;
+                                    };
+                                } | null;
+                            }[];
+                            pagination: {
+                                hasNextPage: boolean;
+                                nextPageCursor: string | null;
+                                nextPageUrl: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{contactId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a contact */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    contactId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contact: {
+                                /** @description 24 hex characters; the profile id and an order customerId too */
+                                id: string;
+                                /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                createdOn: string;
+                                firstName: string;
+                                lastName: string;
+                                locale: string | null;
+                                primaryEmail: {
+                                    /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                    createdOn: string;
+                                    email: string;
+                                    acceptsMarketing: {
+                                        acceptsMarketing: boolean;
+                                        joinedOn: string | null;
+                                        leftOn: string | null;
+                                    };
+                                };
+                                defaultShippingAddress: {
+                                    /** @description 24 hex characters */
+                                    id: string;
+                                    defaultShipping: boolean;
+                                    address: {
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        line1: string | null;
+                                        line2: string | null;
+                                        city: string | null;
+                                        region: string | null;
+                                        postalCode: string | null;
+                                        /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                        countryCode: string;
+                                        phoneNumber: string | null;
+                                    };
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a contact
+         * @description With its address book. Its orders keep their customerId.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    contactId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a contact
+         * @description A JSON merge patch (application/merge-patch+json): a field left out is kept; locale null clears it. Another contact's e-mail: 409.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    contactId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        firstName?: string;
+                        lastName?: string;
+                        locale?: string | null;
+                        primaryEmail?: {
+                            email?: string;
+                            acceptsMarketing?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contact: {
+                                /** @description 24 hex characters; the profile id and an order customerId too */
+                                id: string;
+                                /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                createdOn: string;
+                                firstName: string;
+                                lastName: string;
+                                locale: string | null;
+                                primaryEmail: {
+                                    /** @description ISO 8601 UTC with microseconds (platform-surface 0.6) */
+                                    createdOn: string;
+                                    email: string;
+                                    acceptsMarketing: {
+                                        acceptsMarketing: boolean;
+                                        joinedOn: string | null;
+                                        leftOn: string | null;
+                                    };
+                                };
+                                defaultShippingAddress: {
+                                    /** @description 24 hex characters */
+                                    id: string;
+                                    defaultShipping: boolean;
+                                    address: {
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        line1: string | null;
+                                        line2: string | null;
+                                        city: string | null;
+                                        region: string | null;
+                                        postalCode: string | null;
+                                        /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                        countryCode: string;
+                                        phoneNumber: string | null;
+                                    };
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/contacts/{contactId}/address-book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List address book entries
+         * @description The default first, then oldest first; pageSize 1 to 1000 (default 50; 0 is the default). defaultShippingAddressId is null on a page without the default.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 1 to 1000, default 50; 0 means the default (the platform documents 0 to 1000) */
+                    pageSize?: string;
+                    /** @description pagination.nextPageCursor of the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    contactId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            addressBook: {
+                                addressBookEntries: {
+                                    /** @description 24 hex characters */
+                                    id: string;
+                                    defaultShipping: boolean;
+                                    address: {
+                                        firstName: string | null;
+                                        lastName: string | null;
+                                        line1: string | null;
+                                        line2: string | null;
+                                        city: string | null;
+                                        region: string | null;
+                                        postalCode: string | null;
+                                        /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                        countryCode: string;
+                                        phoneNumber: string | null;
+                                    };
+                                }[];
+                                defaultShippingAddressId: string | null;
+                            };
+                            pagination: {
+                                hasNextPage: boolean;
+                                nextPageCursor: string | null;
+                                nextPageUrl: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an address book entry
+         * @description A book with entries has one default shipping address: the first entry is default whatever it asks; defaultShipping true moves the default, false on the default changes nothing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    contactId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        address: {
+                            firstName?: string | null;
+                            lastName?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            city?: string | null;
+                            region?: string | null;
+                            postalCode?: string | null;
+                            /** @description one of the 251 codes of platform-surface 2.6.1 */
+                            countryCode: string;
+                            phoneNumber?: string | null;
+                        };
+                        /** @description default false; the first entry is default anyway */
+                        defaultShipping?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            addressBookEntry: {
+                                /** @description 24 hex characters */
+                                id: string;
+                                defaultShipping: boolean;
+                                address: {
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    line1: string | null;
+                                    line2: string | null;
+                                    city: string | null;
+                                    region: string | null;
+                                    postalCode: string | null;
+                                    /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                    countryCode: string;
+                                    phoneNumber: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{contactId}/address-book/{addressBookEntryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an address book entry */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    contactId: string;
+                    addressBookEntryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            addressBookEntry: {
+                                /** @description 24 hex characters */
+                                id: string;
+                                defaultShipping: boolean;
+                                address: {
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    line1: string | null;
+                                    line2: string | null;
+                                    city: string | null;
+                                    region: string | null;
+                                    postalCode: string | null;
+                                    /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                    countryCode: string;
+                                    phoneNumber: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Replace an address book entry
+         * @description The whole address is replaced. A book with entries has one default shipping address: the first entry is default whatever it asks; defaultShipping true moves the default, false on the default changes nothing.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    contactId: string;
+                    addressBookEntryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        address: {
+                            firstName?: string | null;
+                            lastName?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            city?: string | null;
+                            region?: string | null;
+                            postalCode?: string | null;
+                            /** @description one of the 251 codes of platform-surface 2.6.1 */
+                            countryCode: string;
+                            phoneNumber?: string | null;
+                        };
+                        /** @description default false; the first entry is default anyway */
+                        defaultShipping?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            addressBookEntry: {
+                                /** @description 24 hex characters */
+                                id: string;
+                                defaultShipping: boolean;
+                                address: {
+                                    firstName: string | null;
+                                    lastName: string | null;
+                                    line1: string | null;
+                                    line2: string | null;
+                                    city: string | null;
+                                    region: string | null;
+                                    postalCode: string | null;
+                                    /** @description ISO 3166-1 alpha-2, one of the 251 codes the platform lists */
+                                    countryCode: string;
+                                    phoneNumber: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete an address book entry
+         * @description Deleting the default makes the oldest entry left the default.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    contactId: string;
+                    addressBookEntryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

@@ -32,7 +32,7 @@ export function isCurrency(code: string): boolean {
   return EXPONENTS.has(code);
 }
 
-function exponent(currency: string): number {
+export function exponent(currency: string): number {
   const e = EXPONENTS.get(currency);
   if (e === undefined) throw new Error(`unknown currency ${currency}`);
   return e;

@@ -5,12 +5,12 @@ import type { CatalogDeps } from '../catalog/products.service.ts';
 import { stampRows } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import { Conflict, ValidationError } from '../errors.ts';
+import { recordBuyerContact } from '../customers/buyer-contact.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { orderColumns, orderDocument, orderRow, toOrder, type OrderJson } from './order-document.ts';
 import { soldAsProductLine, type LineItemType, type OrderLine, type PlacedOrder } from './order-model.ts';
 import type { OrderCaches } from './order-caches.ts';
 import * as repo from './orders.repo.ts';
-import { recordBuyer } from './profiles.service.ts';
 import { recordTransaction } from './transactions.service.ts';
 
 /**
@@ -172,16 +172,24 @@ export async function placeOrder(
   const takesStock = deductStock && lines.some((l) => l.variantId);
 
   const write = async (): Promise<{ order: PlacedOrder; documentId: string; notified: number }> => {
-    const customerId = rest.customerEmail
-      ? await recordBuyer(trx, deps, website.id, {
-          email: rest.customerEmail,
-          firstName: rest.billingAddress?.firstName ?? rest.shippingAddress?.firstName ?? null,
-          lastName: rest.billingAddress?.lastName ?? rest.shippingAddress?.lastName ?? null,
-          address: rest.billingAddress ?? rest.shippingAddress,
-          orderTotalMinor: rest.grandTotalMinor,
-          placedOn: rest.placedOn,
-        })
+    // The buyer is a contact too (customers/buyer-contact.ts), with its webhooks.
+    const buyer = rest.customerEmail
+      ? await recordBuyerContact(
+          trx,
+          deps,
+          website.id,
+          {
+            email: rest.customerEmail,
+            firstName: rest.billingAddress?.firstName ?? rest.shippingAddress?.firstName ?? null,
+            lastName: rest.billingAddress?.lastName ?? rest.shippingAddress?.lastName ?? null,
+            address: rest.billingAddress ?? rest.shippingAddress,
+            orderTotalMinor: rest.grandTotalMinor,
+            placedOn: rest.placedOn,
+          },
+          rest.shippingAddress,
+        )
       : null;
+    const customerId = buyer?.id ?? null;
     const unnumbered: PlacedOrder = {
       ...rest,
       id: deps.ids.objectId(),
@@ -194,11 +202,13 @@ export async function placeOrder(
     };
     await repo.insertOrder(trx, orderRow(unnumbered, takesStock));
     const documentId = await recordTransaction(trx, deps, unnumbered);
-    const notified = await emit(trx, deps, {
-      websiteId: website.id,
-      topic: 'order.create',
-      data: { orderId: unnumbered.id },
-    });
+    const notified =
+      (buyer?.notified ?? 0) +
+      (await emit(trx, deps, {
+        websiteId: website.id,
+        topic: 'order.create',
+        data: { orderId: unnumbered.id },
+      }));
     // Numbered last but for the stamps: every order of the website waits for the number.
     const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
     await admit?.(order.id);

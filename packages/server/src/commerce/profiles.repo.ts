@@ -11,14 +11,16 @@ import type { SortField } from './profiles.schemas.ts';
  * buyer make one profile. The address is the latest order's that had one: an older order (an
  * import of past sales) does not replace it. Names once known are kept.
  */
-export async function upsertBuyer(db: Db, row: ProfilesTable): Promise<string> {
+export async function upsertBuyer(db: Db, row: ProfilesTable): Promise<{ id: string; inserted: boolean }> {
   const address = row.address === null ? null : JSON.stringify(row.address);
-  const { rows } = await sql<{ id: string }>`
+  const { rows } = await sql<{ id: string; inserted: boolean }>`
     INSERT INTO profiles AS p (id, website_id, email, first_name, last_name, has_account, accepts_marketing,
-      address, order_count, total_order_minor, total_refund_minor, first_order_on, last_order_on, created_on)
+      address, order_count, total_order_minor, total_refund_minor, first_order_on, last_order_on, created_on,
+      email_created_on)
     VALUES (${row.id}, ${row.website_id}, ${row.email}, ${row.first_name}, ${row.last_name}, ${row.has_account},
       ${row.accepts_marketing}, ${address}::jsonb, ${row.order_count}, ${row.total_order_minor},
-      ${row.total_refund_minor}, ${row.first_order_on}, ${row.last_order_on}, ${row.created_on})
+      ${row.total_refund_minor}, ${row.first_order_on}, ${row.last_order_on}, ${row.created_on},
+      ${row.email_created_on})
     ON CONFLICT (website_id, lower(email)) DO UPDATE SET
       order_count = p.order_count + excluded.order_count,
       total_order_minor = p.total_order_minor + excluded.total_order_minor,
@@ -30,8 +32,8 @@ export async function upsertBuyer(db: Db, row: ProfilesTable): Promise<string> {
         ELSE p.address END,
       first_name = CASE WHEN p.first_name = '' THEN excluded.first_name ELSE p.first_name END,
       last_name = CASE WHEN p.last_name = '' THEN excluded.last_name ELSE p.last_name END
-    RETURNING id`.execute(db);
-  return rows[0]!.id;
+    RETURNING id, (xmax = 0) AS inserted`.execute(db);
+  return rows[0]!;
 }
 
 export interface ProfileRow {

@@ -34,6 +34,17 @@ export async function recordBuyer(
   websiteId: string,
   buyer: Buyer,
 ): Promise<string> {
+  return (await upsertBuyerProfile(trx, deps, websiteId, buyer)).id;
+}
+
+/** recordBuyer, saying whether the profile was made by this order (its contact is new). */
+export async function upsertBuyerProfile(
+  trx: Db,
+  deps: { ids: Ids; clock: Clock },
+  websiteId: string,
+  buyer: Buyer,
+): Promise<{ id: string; inserted: boolean }> {
+  const now = deps.clock.now();
   return repo.upsertBuyer(trx, {
     id: deps.ids.objectId(),
     website_id: websiteId,
@@ -48,7 +59,11 @@ export async function recordBuyer(
     total_refund_minor: 0,
     first_order_on: buyer.placedOn,
     last_order_on: buyer.placedOn,
-    created_on: deps.clock.now(),
+    created_on: now,
+    locale: null,
+    email_created_on: now,
+    marketing_joined_on: null,
+    marketing_left_on: null,
   });
 }
 

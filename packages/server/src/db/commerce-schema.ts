@@ -42,6 +42,30 @@ export interface ProfilesTable {
   first_order_on: Timestamp | null;
   last_order_on: Timestamp | null;
   created_on: Timestamp;
+  /** The contact's fields (platform-surface 2.6.1, migration 018). */
+  locale: string | null;
+  /** Null on rows written before migration 018: created_on stands in. */
+  email_created_on: Timestamp | null;
+  marketing_joined_on: Timestamp | null;
+  marketing_left_on: Timestamp | null;
+}
+
+/** An entry of a contact's address book (platform-surface 2.6.1). */
+export interface AddressBookEntriesTable {
+  id: string;
+  website_id: string;
+  contact_id: string;
+  default_shipping: boolean;
+  first_name: string | null;
+  last_name: string | null;
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country_code: string;
+  phone_number: string | null;
+  created_on: Timestamp;
 }
 
 export interface OrdersTable {

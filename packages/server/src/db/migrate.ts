@@ -16,6 +16,7 @@ import * as tokenFunctions from './migrations/014-token-functions.ts';
 import * as tokenWrites from './migrations/015-token-writes.ts';
 import * as orderStock from './migrations/016-order-stock.ts';
 import * as confirmLastUsed from './migrations/017-confirm-last-used.ts';
+import * as contacts from './migrations/018-contacts.ts';
 import * as discounts from './migrations/019-discounts.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
@@ -37,6 +38,7 @@ const migrations = {
   '015-token-writes': tokenWrites,
   '016-order-stock': orderStock,
   '017-confirm-last-used': confirmLastUsed,
+  '018-contacts': contacts,
   '019-discounts': discounts,
 };
 

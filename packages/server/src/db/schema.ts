@@ -3,6 +3,7 @@
  * columns hold plain objects, which `pg` serializes as JSON.
  */
 import type {
+  AddressBookEntriesTable,
   OrderImportKeysTable,
   OrderNumbersTable,
   OrdersTable,
@@ -260,4 +261,5 @@ export interface Database {
   order_import_keys: OrderImportKeysTable;
   transaction_documents: TransactionDocumentsTable;
   discounts: DiscountsTable;
+  address_book_entries: AddressBookEntriesTable;
 }

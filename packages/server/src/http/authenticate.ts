@@ -38,10 +38,14 @@ export function registerAuthentication(app: FastifyInstance, resolve: Credential
  */
 export function registerScopeCheck(app: FastifyInstance): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const scope = request.routeOptions.config.scope;
+    const { scope, oauthScope } = request.routeOptions.config;
     if (!scope || !request.credential) return;
     const held = effectiveScopes(request.credential.scopes);
-    if (typeof scope === 'string' ? !held.has(scope) : !scope.some((s) => held.has(s))) {
+    // A route's oauthScope counts for OAuth tokens only (platform-surface 0.7: contacts' reads
+    // also take website.profiles.read, "OAuth only").
+    const byOAuth =
+      oauthScope !== undefined && request.credential.kind === 'access_token' && held.has(oauthScope);
+    if (!byOAuth && (typeof scope === 'string' ? !held.has(scope) : !scope.some((s) => held.has(s)))) {
       const named = typeof scope === 'string' ? scope : scope.join(' or ');
       throw new Forbidden(`this credential lacks the ${named} scope`, 'MISSING_SCOPE');
     }

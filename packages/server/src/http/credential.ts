@@ -14,6 +14,8 @@ declare module 'fastify' {
      * `.read` scope.
      */
     scope?: string | readonly string[];
+    /** Another scope that also passes, from an OAuth access token only. */
+    oauthScope?: string;
     /** The body's fields may come wrapped as `{ present, value }` (http/change-wrapper.ts). */
     changeWrappers?: boolean;
     /** The Idempotency-Key header is required (http/idempotency-key.ts). */

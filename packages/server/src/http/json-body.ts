@@ -31,16 +31,23 @@ function tooDeep(text: string): boolean {
 export function registerJsonParser(app: FastifyInstance): void {
   // JSON only: any other body type is a 415 with subtype INVALID_CONTENT_TYPE.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
-    if (text === '') return done(null, undefined);
-    if (tooDeep(text)) {
-      return done(new ValidationError(`body: nested deeper than ${MAX_DEPTH} levels`, null), undefined);
-    }
-    try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
-    } catch {
-      done(new ValidationError('body: not valid JSON', null), undefined);
-    }
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
+}
+
+/** The JSON body parser, for a route plugin that takes JSON under another type (merge-patch+json). */
+export function parseJsonBody(
+  _request: unknown,
+  body: string | Buffer,
+  done: (error: Error | null, value?: unknown) => void,
+): void {
+  const text = (body as string).trim();
+  if (text === '') return done(null, undefined);
+  if (tooDeep(text)) {
+    return done(new ValidationError(`body: nested deeper than ${MAX_DEPTH} levels`, null), undefined);
+  }
+  try {
+    done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+  } catch {
+    done(new ValidationError('body: not valid JSON', null), undefined);
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * Webhook topics and the scope each needs (api-details 7, platform-surface 0.7). The product
  * topics go beyond the platform the API follows, which has no catalog events; their data is
- * `{ productId }`. The contact and address topics are accepted before anything fires them, as
- * the platform lists them; they need the contacts write scope, as there.
+ * `{ productId }`. The contact and address topics (sent by customers/) need the contacts write
+ * scope, as on the platform.
  */
 export const TOPIC_SCOPES = {
   'extension.uninstall': null,
