@@ -80,11 +80,29 @@ function problemOf(op: Operation, request: FuzzRequest, res: LightMyRequestRespo
     return undefined; // the platform's RFC 7807 answer to a missing Idempotency-Key (README, Inventory)
   if (res.statusCode >= 400) return errorBodyProblem(oauth, res.body);
   if (res.statusCode < 300) {
-    const leaked = world.needles.find((n) => res.body.includes(n));
+    const leaked = world.needles.find((n) => res.body.includes(n) && !echoedAsNobody(op, request, res, n));
     if (leaked)
       return `carries website B's ${leaked === world.needles[0] ? 'names or SKUs' : `id or secret ${leaked}`}`;
   }
   return undefined;
+}
+
+/**
+ * Transaction summaries answer each id sent, as sent (README, Analytics): website B's id in the
+ * request comes back, and is no leak while its summary is empty, as any unknown id's is.
+ */
+function echoedAsNobody(
+  op: Operation,
+  request: FuzzRequest,
+  res: LightMyRequestResponse,
+  needle: string,
+): boolean {
+  if (op.path !== '/v1/analytics/transaction-summaries' || !String(request.payload ?? '').includes(needle))
+    return false;
+  const { transactionsSummaryWrappers: wrappers } = JSON.parse(res.body) as {
+    transactionsSummaryWrappers: { contactId: string; transactionsSummary: { orderCount: number } }[];
+  };
+  return wrappers.every((w) => !w.contactId.includes(needle) || w.transactionsSummary.orderCount === 0);
 }
 
 /** What the server logged as the cause of a 5xx, found by the contextId of its body. */
