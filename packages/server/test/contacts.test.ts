@@ -440,4 +440,12 @@ describe('scopes (platform-surface 0.7)', () => {
     const key = await ctx.site({ scopes: ['website.profiles.read'] });
     assert.equal((await key.call({ method: 'GET', url: CONTACTS })).statusCode, 403);
   });
+
+  test('an OAuth token with website.profiles writes contacts; an API key with it does not', async () => {
+    const app = await connectApp(ctx, ['website.profiles']);
+    const created = await app.call('POST', CONTACTS, contactBody());
+    assert.equal(created.statusCode, 201, created.body);
+    const key = await ctx.site({ scopes: ['website.profiles'] });
+    assert.equal((await key.call({ method: 'POST', url: CONTACTS, payload: contactBody() })).statusCode, 403);
+  });
 });

@@ -287,6 +287,28 @@ describe('cancelOrder', () => {
     assert.equal(await stockOf(site, kept), 2);
   });
 
+  test("the buyer's profile stops counting a canceled order, and says what transaction summaries say", async () => {
+    const site = await ctx.site();
+    const mug = await stocked(site, 10, 'MUG-COUNT');
+    const first = await order(site, [catalogLine(mug, 1)], { placedOn: new Date(START) });
+    await order(site, [catalogLine(mug, 2)], { placedOn: new Date(START + 86_400_000) });
+    await cancelOrder(ctx.api, site.websiteId, (await order(site, [catalogLine(mug, 3)])).id, {
+      restock: true,
+    });
+    const contactId = (await apiOrder(site, first.id)).customerId;
+    const profile = await site.call({ method: 'GET', url: `/1.0/profiles/${contactId}` });
+    const summary = profile.json().profiles[0].transactionsSummary;
+    assert.equal(summary.orderCount, 2);
+    assert.deepEqual(summary.totalOrderAmount, { currency: 'USD', value: '54.00' });
+    const summaries = await site.call({
+      method: 'POST',
+      url: '/v1/analytics/transaction-summaries',
+      payload: { contactIds: [contactId], groupBy: 'contactId' },
+    });
+    assert.equal(summaries.statusCode, 200, summaries.body);
+    assert.deepEqual(summaries.json().transactionsSummaryWrappers[0].transactionsSummary, summary);
+  });
+
   test('an id that is not an order id is a 400; an unknown one a 404', async () => {
     const site = await ctx.site();
     await assert.rejects(cancelOrder(ctx.api, site.websiteId, 'nope', { restock: true }), { status: 400 });

@@ -1,22 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiDeps } from '../deps.ts';
+import { READ } from '../customers/contacts.routes.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { TransactionSummaries, TransactionSummariesBody } from './transaction-summaries.schemas.ts';
 import { transactionSummaries } from './transaction-summaries.service.ts';
-
-/**
- * The platform states no scope (platform-surface 1, row 52); summaries are of contacts, so the
- * contacts read scope or the profiles one (whose summaries these are) will do, the write scopes
- * implying them.
- */
-const READ = { scope: ['website.contacts.read', 'website.profiles.read'] };
 
 /** /v1/analytics (platform-surface 2.8). */
 export const analyticsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
   app.post(
     '/v1/analytics/transaction-summaries',
     {
+      // No scope is stated (platform-surface 1, row 52): summaries are of contacts, read as contacts are.
       config: READ,
       schema: {
         tags: ['Analytics'],

@@ -8,6 +8,7 @@ import { emit } from '../webhooks/outbox.ts';
 import type { OrderRow } from './order-document.ts';
 import { checkOrderId } from './orders.read.ts';
 import * as repo from './orders.repo.ts';
+import { recountOrders } from './profiles.repo.ts';
 import type { OrderDeps } from './place-order.ts';
 import { voidOrderDocument } from './transactions.repo.ts';
 
@@ -16,7 +17,8 @@ import { voidOrderDocument } from './transactions.repo.ts';
  * endpoint: platform-surface 2.1.4). Only a PENDING order can be canceled: a FULFILLED one has
  * shipped, and a CANCELED one is done. The order's fulfillmentStatus becomes CANCELED, its
  * transaction document is voided (2.2.3 `voided`: "order canceled"), both get a new modifiedOn,
- * and `order.update` with `CANCELED` is queued (platform-surface 3), all in one transaction.
+ * and `order.update` with `CANCELED` is queued (platform-surface 3), and the buyer's profile no
+ * longer counts the order (its summary is the one analytics gives), all in one transaction.
  * No money moves: paymentState, refundedTotal and the totals stay as they were, since Emporium
  * takes no real payments; the document's `voided` says the sale did not stand.
  */
@@ -104,6 +106,7 @@ export async function cancelOrder(
     // Everything is written before the stamps, which take the website's change clock last.
     const write = async (): Promise<string | undefined> => {
       await repo.updateOrder(trx, orderId, { fulfillment_status: 'CANCELED' });
+      if (order.customer_id) await recountOrders(trx, websiteId, order.customer_id);
       notified = await emit(trx, deps, {
         websiteId,
         topic: 'order.update',

@@ -16,9 +16,13 @@ import {
 } from './contacts.schemas.ts';
 import { createContact, deleteContact, getContact, patchContact } from './contacts.service.ts';
 
-/** Reads: website.contacts.read (implied by website.contacts), or OAuth website.profiles.read (platform-surface 0.7). */
+/**
+ * Reads: website.contacts.read (implied by website.contacts); writes: website.contacts. An OAuth
+ * token's website.profiles[.read] does as well, an API key's not (platform-surface 0.7, section 1
+ * rows 36 and 37: "OAuth only").
+ */
 export const READ = { scope: 'website.contacts.read', oauthScope: 'website.profiles.read' };
-export const WRITE = { scope: 'website.contacts' };
+export const WRITE = { scope: 'website.contacts', oauthScope: 'website.profiles' };
 export const tags = ['Contacts'];
 const PATH = '/v1/contacts';
 

@@ -45,9 +45,8 @@ export function registerScopeCheck(app: FastifyInstance): void {
     // also take website.profiles.read, "OAuth only").
     const byOAuth =
       oauthScope !== undefined && request.credential.kind === 'access_token' && held.has(oauthScope);
-    if (!byOAuth && (typeof scope === 'string' ? !held.has(scope) : !scope.some((s) => held.has(s)))) {
-      const named = typeof scope === 'string' ? scope : scope.join(' or ');
-      throw new Forbidden(`this credential lacks the ${named} scope`, 'MISSING_SCOPE');
+    if (!held.has(scope) && !byOAuth) {
+      throw new Forbidden(`this credential lacks the ${scope} scope`, 'MISSING_SCOPE');
     }
   });
 }

@@ -9,11 +9,8 @@ declare module 'fastify' {
     credential?: Credential;
   }
   interface FastifyContextConfig {
-    /**
-     * The scope a route needs, or a list of which any one will do; a write scope implies its
-     * `.read` scope.
-     */
-    scope?: string | readonly string[];
+    /** The scope a route needs; a write scope implies its `.read` scope. */
+    scope?: string;
     /** Another scope that also passes, from an OAuth access token only. */
     oauthScope?: string;
     /** The body's fields may come wrapped as `{ present, value }` (http/change-wrapper.ts). */
