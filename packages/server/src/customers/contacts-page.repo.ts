@@ -185,18 +185,28 @@ export async function selectContactPage(
     (await selectiveRange(db, websiteId, ranges(filter, spec.sortField), selective));
   const order = column && (sortedAfter ? column.unindexed : column.expression);
   const key = column ? sql<string>`${column.expression}::text` : sql<string>`p.id`;
-  let page = contacts(db, websiteId).select(key.as('sort_key'));
-  for (const condition of conditions(filter)) page = page.where(condition);
-  if (order) page = page.orderBy(order, direction);
-  page = page.orderBy('p.id', direction).limit(spec.limit);
+  const narrowed: RawBuilder<SqlBool>[] = conditions(filter);
   if (spec.after) {
     const op = sql.raw(spec.descending ? '<' : '>');
     const { key: last, id } = spec.after;
-    page = page.where(
+    narrowed.push(
       order && column
         ? sql<SqlBool>`(${order}, p.id) ${op} (CAST(${last} AS ${sql.raw(column.type)}), ${id})`
         : sql<SqlBool>`p.id ${op} ${id}`,
     );
   }
+  let page = contacts(db, websiteId).select(key.as('sort_key'));
+  if (sortedAfter) {
+    // The page's ids first, sorted from the filtered rows alone: the address book join and the
+    // formatting then run for the page's contacts only, not for every match.
+    let ids = db.selectFrom('profiles as p').select('p.id').where('p.website_id', '=', websiteId);
+    for (const condition of narrowed) ids = ids.where(condition);
+    ids = ids.orderBy(order!, direction).orderBy('p.id', direction).limit(spec.limit);
+    page = page.where('p.id', 'in', ids);
+  } else {
+    for (const condition of narrowed) page = page.where(condition);
+  }
+  if (order) page = page.orderBy(order, direction);
+  page = page.orderBy('p.id', direction).limit(spec.limit);
   return (await page.execute()) as ContactPageRow[];
 }
