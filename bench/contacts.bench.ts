@@ -98,6 +98,14 @@ function cases(origin: Date, email: string): Case[] {
       where: `first_order_on > '${ago(31)}' AND first_order_on <= '${ago(30)}'`,
       order: 'last_name, id',
     },
+    {
+      // Reported, not held to the target: a common word (1% of contacts) with a sort of its own.
+      name: 'searchString "smith" (1%), ORDER_AMOUNT desc',
+      selective: false,
+      body: { searchString: 'smith', sortField: 'ORDER_AMOUNT', sortDirection: 'DESCENDING' },
+      where: `${words} LIKE '%smith%'`,
+      order: 'total_order_minor DESC, id DESC',
+    },
     { name: 'no filter (first page)', selective: false, body: {}, where: 'true', order: 'created_on, id' },
     {
       name: 'lastOrderOn 1 year, ORDER_AMOUNT desc',
