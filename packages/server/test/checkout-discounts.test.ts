@@ -175,4 +175,49 @@ describe('a promo code at the checkout', () => {
     assert.match(text(beaten), /a better automatic discount applies/);
     assert.match(text(beaten), /Discount: Autumn 10 %/);
   });
+
+  test('the cart page shows the automatic discount, its saving and the total after it', async () => {
+    const site = await ctx.site();
+    await discount(site, { name: 'Autumn 10 %' });
+    const shopper = await shopperWithCart(site);
+    const page = await shopper.get(`/s/${site.websiteId}/cart`);
+    assert.equal(page.statusCode, 200, page.body);
+    assert.match(
+      text(page),
+      /Subtotal \$50\.00 Discount: Autumn 10 % −\$5\.00 Shipping \$5\.00 Total \$50\.00/,
+    );
+  });
+
+  test('a fixed amount off each unit of a product on sale: order, document and summary agree', async () => {
+    const site = await ctx.site();
+    const { product, small } = await shirt(site, 5);
+    await discount(site, {
+      name: '2.50 off shirts',
+      criteria: { type: 'PRODUCT', productId: product.id },
+      template: { type: 'FIXED_AMOUNT', discountAmount: { currency: 'USD', value: '2.50' } },
+    });
+    const shopper = new Shopper(ctx, site.websiteId);
+    seeOther(await shopper.add(small, 3));
+    // 3 × 15.00 on sale − 3 × 2.50 + 5.00 shipping.
+    seeOther(await shopper.checkout({ shownTotal: '4250' }));
+    const { order, document } = await placed(site);
+    assert.equal(order.subtotal.value, '45.00');
+    assert.equal(order.discountTotal.value, '7.50');
+    assert.equal(order.grandTotal.value, '42.50');
+    assert.equal(document.salesLineItems[0].discountAmount.value, '7.50');
+    assert.equal(document.totalNetSales.value, '37.50');
+    assert.equal(document.total.value, '42.50');
+    // Stripe's fee on what was charged: 2.9 % of 42.50 + 0.30.
+    assert.equal(document.payments[0].processingFees[0].amount.value, '1.53');
+    const summary = await site.call({
+      method: 'POST',
+      url: '/v1/analytics/transaction-summaries',
+      payload: { contactIds: [order.customerId], groupBy: 'contactId' },
+    });
+    assert.equal(summary.statusCode, 200, summary.body);
+    assert.equal(
+      summary.json().transactionsSummaryWrappers[0].transactionsSummary.totalOrderAmount.value,
+      '42.50',
+    );
+  });
 });
