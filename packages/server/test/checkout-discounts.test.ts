@@ -220,4 +220,28 @@ describe('a promo code at the checkout', () => {
       '42.50',
     );
   });
+
+  test('a code deleted after the page showed it: no order, told the new total, the cart kept', async () => {
+    const site = await ctx.site();
+    const promo = code();
+    const d = await discount(site, { trigger: { type: 'CODE', promoCode: promo } });
+    const shopper = await shopperWithCart(site);
+    const applied = await shopper.post(`/s/${site.websiteId}/checkout`, {
+      promoCode: promo,
+      action: 'apply',
+    });
+    assert.match(applied.body, /name="shownTotal" value="5000"/);
+    const gone = await site.call({ method: 'DELETE', url: `${PATH}/${d.id}` });
+    assert.ok(gone.statusCode < 300, gone.body);
+    const refused = await shopper.checkout({ promoCode: promo, shownTotal: '5000' });
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.match(text(refused), /your total is now \$55\.00, not \$50\.00\. Nothing was charged/);
+    assert.match(refused.body, /value="CHK\d+"/, 'the code is kept in the form');
+    assert.equal((await ordersOf(ctx, site.websiteId)).length, 0);
+    assert.equal(
+      text(await shopper.get(`/s/${site.websiteId}/cart`)).includes('$50.00'),
+      true,
+      'the cart is kept',
+    );
+  });
 });
