@@ -101,7 +101,11 @@ function countryField(page: CheckoutPage): Html {
   </div>`;
 }
 
-/** The promo code, its outcome tied to the field, and a button that prices it without ordering. */
+/**
+ * The promo code, its outcome tied to the field, and a button that prices it without ordering: a
+ * form of its own, so Enter in the order's fields places the order (its default button) and
+ * Enter here applies the code. The order's form carries the code applied in a hidden field.
+ */
 function promoField(page: CheckoutPage): Html {
   const entered = page.priced.promoCode;
   const error = page.errors.promoCode;
@@ -127,7 +131,7 @@ function promoField(page: CheckoutPage): Html {
           </p>`
         : ''
     }
-    <button type="submit" name="action" value="apply" formnovalidate>Apply code</button>
+    <button type="submit" name="action" value="apply">Apply code</button>
   </div>`;
 }
 
@@ -198,9 +202,17 @@ export function checkoutBody(page: CheckoutPage): Html {
     <h2>Your order</h2>
     ${summary(page)}
     <p><a href="${root}/cart">Change your cart</a></p>
+    <form method="post" action="${root}/checkout" class="checkout promo">
+      ${csrfFieldFor(page.csrf)}
+      <fieldset>
+        <legend>Discount</legend>
+        ${promoField(page)}
+      </fieldset>
+    </form>
     <form method="post" action="${root}/checkout" class="checkout">
       ${csrfFieldFor(page.csrf)}
       <input type="hidden" name="attempt" value="${page.attempt}" />
+      <input type="hidden" name="promoCode" value="${page.form.promoCode}" />
       <input type="hidden" name="shownTotal" value="${page.priced.totalMinor}" />
       <fieldset>
         <legend>Contact</legend>
@@ -211,10 +223,6 @@ export function checkoutBody(page: CheckoutPage): Html {
         ${field('firstName', page)} ${field('lastName', page)} ${field('address1', page)}
         ${field('address2', page)} ${field('city', page)} ${field('state', page)} ${field('postalCode', page)}
         ${countryField(page)} ${field('phone', page)}
-      </fieldset>
-      <fieldset>
-        <legend>Discount</legend>
-        ${promoField(page)}
       </fieldset>
       <fieldset>
         <legend>Payment</legend>
