@@ -85,7 +85,11 @@ export interface PlacedOrder {
   shippingAddress: AddressJson | null;
   lineItems: OrderLine[];
   internalNotes: { content: string }[];
-  shippingLines: { method: string; amountMinor: number }[];
+  /**
+   * discountMinor: what the order's discount took off this line (FREE_SHIPPING), part of
+   * discountTotalMinor; absent for none (platform-surface 2.2.3 ShippingLineItem.discountAmount).
+   */
+  shippingLines: { method: string; amountMinor: number; discountMinor?: number }[];
   discountLines: { name: string; promoCode: string | null; amountMinor: number }[];
   formSubmission: { label: string; value: string }[] | null;
   subtotalMinor: number;

@@ -108,11 +108,13 @@ export function transactionDocument(order: PlacedOrder, ids: Ids): StoredDocumen
   };
   const inclusive = order.priceTaxInterpretation === 'INCLUSIVE';
   const sales = order.lineItems.map((line) => line.unitPricePaidMinor * line.quantity);
-  const discounts = allocate(order.discountTotalMinor, sales);
+  // The shipping lines' own discounts first; the rest of the order's is the merchandise's.
+  const shippingDiscount = order.shippingLines.reduce((sum, s) => sum + (s.discountMinor ?? 0), 0);
+  const discounts = allocate(order.discountTotalMinor - shippingDiscount, sales);
   const net = sales.map((s, i) => s - discounts[i]!);
   const taxed = order.taxTotalMinor > 0;
   const taxes = taxed ? allocate(order.taxTotalMinor, net) : net.map(() => 0);
-  const netSales = order.subtotalMinor - order.discountTotalMinor;
+  const netSales = order.subtotalMinor - order.discountTotalMinor + shippingDiscount;
   const rate = taxRate(order.taxTotalMinor, inclusive ? netSales - order.taxTotalMinor : netSales);
   const where = jurisdiction(order);
   const payments = order.payment ? [paymentOf(order, order.payment, ids, money)] : [];
@@ -124,7 +126,7 @@ export function transactionDocument(order: PlacedOrder, ids: Ids): StoredDocumen
     voided: false,
     totalSales: money(order.subtotalMinor),
     totalNetSales: money(netSales),
-    totalNetShipping: money(order.shippingTotalMinor),
+    totalNetShipping: money(order.shippingTotalMinor - shippingDiscount),
     totalTaxes: money(order.taxTotalMinor),
     total: money(order.grandTotalMinor),
     totalNetPayment: money(netPayment),
@@ -147,8 +149,8 @@ export function transactionDocument(order: PlacedOrder, ids: Ids): StoredDocumen
       id: ids.uuid(),
       description: s.method,
       amount: money(s.amountMinor),
-      discountAmount: money(0),
-      netAmount: money(s.amountMinor),
+      discountAmount: money(s.discountMinor ?? 0),
+      netAmount: money(s.amountMinor - (s.discountMinor ?? 0)),
       taxes: [],
     })),
     paymentGatewayError: null,

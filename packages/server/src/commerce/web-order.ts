@@ -5,7 +5,8 @@ import type { DraftLine, OrderDraft } from './place-order.ts';
 /**
  * An order of Emporium's own store, paid by card in test mode: what the store's checkout places
  * and what sample orders (`emporium admin create-order`, the demo) imitate. One flat shipping
- * line, no discount or tax, the card's charge with the gateway's fee, the stock taken.
+ * line, the one discount priced at the checkout if any (none for sample orders), no tax, the
+ * card's charge on what was charged with the gateway's fee, the stock taken.
  */
 
 /** Stripe's US card pricing: 2.9% of the charge plus 30 cents. */
@@ -37,13 +38,27 @@ export interface PaidWebOrder {
   cardBrand: Payment['creditCardType'];
   /** The test charge's id, after `ch_test_`. */
   chargeId: string;
+  /** The discount priced for this cart (discount-pricing.ts `priceCart`); none when absent. */
+  discount?: OrderDiscount;
+}
+
+export interface OrderDiscount {
+  /** Zero or one line (platform-surface 2.1.4 `discountLines`). */
+  lines: { name: string; promoCode: string | null; amountMinor: number }[];
+  /** Taken off the merchandise. */
+  merchandiseMinor: number;
+  /** Taken off the shipping line (FREE_SHIPPING). */
+  shippingMinor: number;
 }
 
 export function paidWebOrder(order: PaidWebOrder): OrderDraft {
   const { currency, placedOn, address, lines } = order;
   const subtotal = lines.reduce((sum, line) => sum + line.unitPricePaidMinor * line.quantity, 0);
   const shipping = standardShippingMinor(currency);
-  const grandTotal = subtotal + shipping;
+  const discountLines = order.discount?.lines ?? [];
+  const shippingDiscount = order.discount?.shippingMinor ?? 0;
+  const discountTotal = (order.discount?.merchandiseMinor ?? 0) + shippingDiscount;
+  const grandTotal = subtotal + shipping - discountTotal;
   return {
     channel: 'web',
     channelName: 'Emporium',
@@ -57,12 +72,18 @@ export function paidWebOrder(order: PaidWebOrder): OrderDraft {
     shippingAddress: address,
     lines,
     internalNotes: [],
-    shippingLines: [{ method: SHIPPING_NAME, amountMinor: shipping }],
-    discountLines: [],
+    shippingLines: [
+      {
+        method: SHIPPING_NAME,
+        amountMinor: shipping,
+        ...(shippingDiscount && { discountMinor: shippingDiscount }),
+      },
+    ],
+    discountLines,
     formSubmission: null,
     subtotalMinor: subtotal,
     shippingTotalMinor: shipping,
-    discountTotalMinor: 0,
+    discountTotalMinor: discountTotal,
     taxTotalMinor: 0,
     refundedTotalMinor: 0,
     grandTotalMinor: grandTotal,

@@ -28,3 +28,13 @@ export interface DiscountsTable {
   created_on: Timestamp;
   modified_on: Timestamp;
 }
+
+/** One use of a discount by an order (migration 020). */
+export interface DiscountRedemptionsTable {
+  discount_id: string;
+  website_id: string;
+  /** Lower-cased. */
+  buyer_email: string;
+  order_id: string;
+  redeemed_on: Timestamp;
+}

@@ -18,6 +18,7 @@ import * as orderStock from './migrations/016-order-stock.ts';
 import * as confirmLastUsed from './migrations/017-confirm-last-used.ts';
 import * as contacts from './migrations/018-contacts.ts';
 import * as discounts from './migrations/019-discounts.ts';
+import * as discountRedemptions from './migrations/020-discount-redemptions.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -40,6 +41,7 @@ const migrations = {
   '017-confirm-last-used': confirmLastUsed,
   '018-contacts': contacts,
   '019-discounts': discounts,
+  '020-discount-redemptions': discountRedemptions,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema

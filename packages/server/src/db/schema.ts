@@ -17,7 +17,7 @@ import type {
   OAuthGrantsTable,
   OAuthRefreshTokensTable,
 } from './oauth-schema.ts';
-import type { DiscountsTable } from './discounts-schema.ts';
+import type { DiscountRedemptionsTable, DiscountsTable } from './discounts-schema.ts';
 
 export type * from './oauth-schema.ts';
 export type * from './commerce-schema.ts';
@@ -261,5 +261,6 @@ export interface Database {
   order_import_keys: OrderImportKeysTable;
   transaction_documents: TransactionDocumentsTable;
   discounts: DiscountsTable;
+  discount_redemptions: DiscountRedemptionsTable;
   address_book_entries: AddressBookEntriesTable;
 }

@@ -14,6 +14,7 @@ import {
 import { addToCart, droppedNotice, viewCart } from './cart.service.ts';
 import { parseQuantity, removeLine, setQuantity, type Cart } from './cart.ts';
 import { cartBody, quantityField } from './cart.views.ts';
+import { priceStoreCart } from './checkout-pricing.ts';
 import { checkoutRoutes } from './checkout.routes.ts';
 import { requireStoreCsrf } from './csrf.ts';
 import { sendStorePage, storePage } from './layout.ts';
@@ -40,7 +41,11 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
     const view = await viewCart(deps.api.db, store.id, cart);
     if (view.dropped.length) writeCart(reply, keys, store.id, view.cart);
     const info = droppedNotice(view.dropped);
-    const body = cartBody({ websiteId: store.id, currency: store.currency, csrf, view, error, info });
+    // The automatic discount only: a promo code is entered at the checkout.
+    const priced = view.items.length
+      ? await priceStoreCart(deps.api, store, view.items, null, null)
+      : undefined;
+    const body = cartBody({ websiteId: store.id, currency: store.currency, csrf, view, priced, error, info });
     return sendStorePage(
       reply,
       status,

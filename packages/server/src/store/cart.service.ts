@@ -13,6 +13,8 @@ import { selectCartVariants, type CartVariant } from './cart.repo.ts';
 
 export interface CartItem {
   variantId: string;
+  /** Its product: what a PRODUCT discount names (discount-pricing.ts). */
+  productId: string;
   /** "Linen shirt (M, Blue)": the product and, when it has variants, the chosen one's values. */
   name: string;
   productName: string;
@@ -75,6 +77,7 @@ function itemOf(websiteId: string, v: CartVariant, quantity: number): CartItem {
   const shortage = shortageMessage(v, quantity);
   return {
     variantId: v.id,
+    productId: v.product_id,
     name: itemName(v),
     productName: v.product_name,
     options: v.variant_attributes.map((a) => ({ name: a, value: v.attributes[a] ?? '' })),

@@ -5,6 +5,7 @@ import { MAX_QUANTITY } from './cart.ts';
 import { csrfFieldFor } from './csrf.ts';
 import { storeNotice } from './layout.ts';
 import { money, priceTag, type Price } from './store-format.ts';
+import type { PricedCart } from '../discounts/discount-pricing.ts';
 
 /** The cart page: its lines with a quantity to change and a Remove button each, and the subtotal. */
 
@@ -13,6 +14,8 @@ export interface CartPage {
   currency: string;
   csrf: string;
   view: Pick<CartView, 'items' | 'subtotalMinor'>;
+  /** The cart priced with the automatic discount that applies, if one does (checkout-pricing.ts). */
+  priced?: PricedCart;
   error?: string;
   info?: string;
 }
@@ -62,6 +65,34 @@ function row(item: CartItem, page: CartPage): Html {
   </tr>`;
 }
 
+/** The automatic discount's saving and the totals after it; nothing when none applies. */
+function discountRows(page: CartPage): Html | string {
+  const priced = page.priced;
+  const line = priced?.discountLines[0];
+  if (!priced || !line) return '';
+  const amount = (minor: number) => money(minor, page.currency);
+  const free = priced.shippingDiscountMinor > 0;
+  return html`<tr class="discount">
+      <th scope="row" colspan="3">Discount: ${line.name}</th>
+      <td>${priced.merchandiseDiscountMinor ? html`−${amount(priced.merchandiseDiscountMinor)}` : ''}</td>
+      <td></td>
+    </tr>
+    <tr>
+      <th scope="row" colspan="3">
+        Shipping${free ? html` <span class="meta">(free: ${line.name})</span>` : ''}
+      </th>
+      <td>
+        ${free ? html`<s>${amount(priced.shippingMinor)}</s> ${amount(0)}` : amount(priced.shippingMinor)}
+      </td>
+      <td></td>
+    </tr>
+    <tr>
+      <th scope="row" colspan="3">Total</th>
+      <td><strong>${amount(priced.totalMinor)}</strong></td>
+      <td></td>
+    </tr>`;
+}
+
 export function cartBody(page: CartPage): Html {
   const root = websitePath(page.websiteId);
   const { items, subtotalMinor } = page.view;
@@ -98,6 +129,7 @@ export function cartBody(page: CartPage): Html {
               <td>${money(subtotalMinor, page.currency)}</td>
               <td></td>
             </tr>
+            ${discountRows(page)}
           </tfoot>
         </table>
       </div>

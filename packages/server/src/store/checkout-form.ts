@@ -21,9 +21,11 @@ export const BUYER_FIELDS = [
   'phone',
 ] as const;
 export const CARD_FIELDS = ['cardNumber', 'cardExpiry', 'cardCvc'] as const;
+/** The promo code: kept through the form, priced again when the order is placed. */
+export const PROMO_FIELDS = ['promoCode'] as const;
 
 export type BuyerField = (typeof BUYER_FIELDS)[number];
-export type CheckoutField = BuyerField | (typeof CARD_FIELDS)[number];
+export type CheckoutField = BuyerField | (typeof CARD_FIELDS)[number] | (typeof PROMO_FIELDS)[number];
 export type CheckoutForm = Record<CheckoutField, string>;
 export type CheckoutErrors = Partial<Record<CheckoutField, string>> & CardErrors;
 
@@ -51,7 +53,9 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
 
 /** The empty form, shipping to the first country. */
 export function blankForm(): CheckoutForm {
-  const form = Object.fromEntries([...BUYER_FIELDS, ...CARD_FIELDS].map((f) => [f, ''])) as CheckoutForm;
+  const form = Object.fromEntries(
+    [...BUYER_FIELDS, ...CARD_FIELDS, ...PROMO_FIELDS].map((f) => [f, '']),
+  ) as CheckoutForm;
   form.countryCode = COUNTRIES[0]![0];
   return form;
 }
@@ -60,7 +64,7 @@ export function blankForm(): CheckoutForm {
 export function formFrom(body: unknown): CheckoutForm {
   const posted = (body ?? {}) as Record<string, unknown>;
   const form = blankForm();
-  for (const name of [...BUYER_FIELDS, ...CARD_FIELDS]) {
+  for (const name of [...BUYER_FIELDS, ...CARD_FIELDS, ...PROMO_FIELDS]) {
     const value = posted[name];
     form[name] = typeof value === 'string' ? value : '';
   }
@@ -93,6 +97,7 @@ export function buyerErrors(form: CheckoutForm): CheckoutErrors {
       errors.email = 'Enter an e-mail address such as name@example.com.';
     }
   }
+  if (form.promoCode.trim().length > LIMITS.text) errors.promoCode = `At most ${LIMITS.text} characters.`;
   if (!COUNTRIES.some(([code]) => code === form.countryCode)) errors.countryCode = 'Choose a country.';
   return errors;
 }

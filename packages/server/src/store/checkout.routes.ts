@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { websitePath } from '../catalog/store-urls.ts';
 import { findOrder } from '../commerce/orders.read.ts';
-import { standardShippingMinor } from '../commerce/web-order.ts';
 import { NotFound } from '../errors.ts';
 import { field } from '../web/web-deps.ts';
 import type { Html } from '../web/html.ts';
@@ -20,6 +19,7 @@ import { blankForm, formFrom } from './checkout-form.ts';
 import { encodeReceipt, holdsReceipt, RECEIPT_COOKIE } from './checkout-receipt.ts';
 import { checkout, isAttemptKey } from './checkout.service.ts';
 import { checkoutBody, confirmationBody } from './checkout.views.ts';
+import { priceStoreCart } from './checkout-pricing.ts';
 import { requireStoreCsrf } from './csrf.ts';
 import { storePage } from './layout.ts';
 import type { StoreDeps } from './store-deps.ts';
@@ -56,13 +56,14 @@ export const checkoutRoutes: FastifyPluginAsync<{
       const view = await viewCart(deps.api.db, store.id, readCart(request, keys, store.id));
       if (view.items.length === 0) return reply.redirect(`${websitePath(store.id)}/cart`, 303);
       if (view.dropped.length) writeCart(reply, keys, store.id, view.cart);
+      const form = blankForm();
       const body = checkoutBody({
         websiteId: store.id,
         currency: store.currency,
         csrf: request.storeCsrf,
         view,
-        shippingMinor: standardShippingMinor(store.currency),
-        form: blankForm(),
+        priced: await priceStoreCart(deps.api, store, view.items, null, null),
+        form,
         // A new key for each form shown: one send of it places at most one order.
         attempt: deps.api.ids.uuid(),
         errors: {},
@@ -87,10 +88,19 @@ export const checkoutRoutes: FastifyPluginAsync<{
       const form = formFrom(request.body);
       const posted = field(request.body, 'attempt');
       const attempt = isAttemptKey(posted) ? posted : deps.api.ids.uuid();
-      const outcome = await checkout(deps.api, store, cart, form, {
-        key: posted,
-        browser: request.storeCsrf,
-      });
+      const shown = field(request.body, 'shownTotal');
+      // "Apply code" prices the cart with the code and shows the form again, ordering nothing.
+      const outcome =
+        field(request.body, 'action') === 'apply'
+          ? { placed: false as const, errors: {} }
+          : await checkout(
+              deps.api,
+              store,
+              cart,
+              form,
+              { key: posted, browser: request.storeCsrf },
+              /^\d{1,15}$/.test(shown) ? Number(shown) : undefined,
+            );
       const frame = { websiteId: store.id, title: store.title };
       if (outcome.placed) {
         writeCart(reply, keys, store.id, []);
@@ -103,7 +113,7 @@ export const checkoutRoutes: FastifyPluginAsync<{
       }
       if (outcome.cart) writeCart(reply, keys, store.id, outcome.cart);
       const view = await viewCart(deps.api.db, store.id, outcome.cart ?? cart);
-      const status = Object.keys(outcome.errors).length ? 400 : 409;
+      const status = Object.keys(outcome.errors).length ? 400 : outcome.message ? 409 : 200;
       if (view.items.length === 0) {
         const body = cartBody({
           websiteId: store.id,
@@ -119,7 +129,7 @@ export const checkoutRoutes: FastifyPluginAsync<{
         currency: store.currency,
         csrf: request.storeCsrf,
         view,
-        shippingMinor: standardShippingMinor(store.currency),
+        priced: await priceStoreCart(deps.api, store, view.items, form.promoCode, form.email),
         form,
         attempt,
         errors: outcome.errors,

@@ -1,6 +1,7 @@
 import { saveImportKey } from '../commerce/orders.repo.ts';
 import { placeOrder, type OrderDeps, type OrderDraft } from '../commerce/place-order.ts';
 import { paidWebOrder } from '../commerce/web-order.ts';
+import type { Db } from '../db/database.ts';
 import { findKey, KEY_KEPT_MS } from '../db/idempotency-keys.ts';
 import { Conflict, ValidationError } from '../errors.ts';
 import { digest, digestHex } from '../secrets.ts';
@@ -8,6 +9,10 @@ import type { Cart } from './cart.ts';
 import { droppedNotice, viewCart, type CartView } from './cart.service.ts';
 import { addressOf, buyerErrors, type CheckoutErrors, type CheckoutForm } from './checkout-form.ts';
 import { lockCheckoutKey } from './checkout.repo.ts';
+import { orderDiscount, priceStoreCart } from './checkout-pricing.ts';
+import { lockDiscounts, insertRedemption } from '../discounts/discount-redemptions.repo.ts';
+import type { PricedCart } from '../discounts/discount-pricing.ts';
+import { money } from './store-format.ts';
 import { cardErrors, chargeTestCard, type CardBrand } from './test-cards.ts';
 
 /**
@@ -65,6 +70,7 @@ function draftOf(
   view: CartView,
   form: CheckoutForm,
   card: { brand: CardBrand },
+  priced: PricedCart,
 ): OrderDraft {
   return paidWebOrder({
     currency,
@@ -82,7 +88,34 @@ function draftOf(
     })),
     cardBrand: card.brand,
     chargeId: deps.ids.objectId(),
+    discount: orderDiscount(priced),
   });
+}
+
+/**
+ * The cart priced in the placing transaction, under the row lock of the discount that applies,
+ * so its uses are counted one at a time: a limited discount used up meanwhile no longer applies
+ * when priced again after the lock. Another discount may then apply; it is locked in turn.
+ */
+async function lockedPrice(
+  trx: Db,
+  deps: OrderDeps,
+  website: { id: string; currency: string },
+  view: CartView,
+  form: CheckoutForm,
+): Promise<PricedCart> {
+  const price = () =>
+    priceStoreCart({ db: trx, clock: deps.clock }, website, view.items, form.promoCode, form.email);
+  let priced = await price();
+  for (let round = 0; round < 3; round++) {
+    const id = priced.discountLines[0]?.discountId;
+    if (!id) return priced;
+    await lockDiscounts(trx, website.id, [id]);
+    const again = await price();
+    if (again.discountLines[0]?.discountId === id) return again;
+    priced = again;
+  }
+  return priced;
 }
 
 /**
@@ -97,6 +130,8 @@ export async function checkout(
   cart: Cart,
   form: CheckoutForm,
   attempt: Attempt,
+  /** The total the page showed, in minor units, when the form said it: never charged more. */
+  shownTotalMinor?: number,
 ): Promise<CheckoutOutcome> {
   const card = { number: form.cardNumber, expiry: form.cardExpiry, cvc: form.cardCvc };
   const now = deps.clock.now();
@@ -131,16 +166,39 @@ export async function checkout(
       const view = await viewCart(trx, website.id, cart);
       const problem = cartProblem(view);
       if (problem) throw problem;
-      const draft = draftOf(deps, website.currency, view, form, charge);
+      const priced = await lockedPrice(trx, deps, website, view, form);
+      // A discount that stopped applying since the page was shown (expired, used up, deleted):
+      // nothing is charged above what the shopper saw (README, "Checkout").
+      const total = priced.totalMinor;
+      if (shownTotalMinor !== undefined && total > shownTotalMinor) {
+        const now = money(total, website.currency);
+        const shown = money(shownTotalMinor, website.currency);
+        throw new Refused(
+          `A discount shown on this page is no longer available, so your total is now ${now}, not ${shown}. ` +
+            'Nothing was charged; check the total and place your order again.',
+        );
+      }
+      const draft = draftOf(deps, website.currency, view, form, charge, priced);
+      const used = priced.discountLines[0];
       // Kept beside the API's import keys; the digest records the cart, a second send of the
       // same form is answered with this order whatever it carries.
-      const admit = (orderId: string) =>
-        saveImportKey(trx, {
+      const admit = async (orderId: string) => {
+        await saveImportKey(trx, {
           ...keyRow,
           request_digest: digest(JSON.stringify(cart)),
           order_id: orderId,
           created_at: now,
         });
+        if (used) {
+          await insertRedemption(trx, {
+            discountId: used.discountId,
+            websiteId: website.id,
+            buyerEmail: form.email.trim().toLowerCase(),
+            orderId,
+            redeemedOn: now,
+          });
+        }
+      };
       return placeOrder(trx, deps, website, draft, admit);
     });
     if ('replayed' in result) return { placed: true, orderId: result.replayed };

@@ -8,6 +8,8 @@ import { COUNTRIES, type CheckoutErrors, type CheckoutField, type CheckoutForm }
 import { csrfFieldFor } from './csrf.ts';
 import { storeNotice } from './layout.ts';
 import { money } from './store-format.ts';
+import type { PricedCart } from '../discounts/discount-pricing.ts';
+import { promoMessage } from './checkout-pricing.ts';
 
 /** The checkout form with the order's summary, and the confirmation of a placed order. */
 
@@ -16,7 +18,8 @@ export interface CheckoutPage {
   currency: string;
   csrf: string;
   view: Pick<CartView, 'items' | 'subtotalMinor'>;
-  shippingMinor: number;
+  /** The cart priced with its discount (checkout-pricing.ts), shipping included. */
+  priced: PricedCart;
   form: CheckoutForm;
   /** The form's key (checkout.service.ts): sent twice, it places one order. */
   attempt: string;
@@ -47,6 +50,7 @@ const SPECS: Record<Exclude<CheckoutField, 'countryCode'>, FieldSpec> = {
   cardNumber: { label: 'Card number', autocomplete: 'cc-number', inputmode: 'numeric' },
   cardExpiry: { label: 'Expiry date (MM/YY)', autocomplete: 'cc-exp', placeholder: 'MM/YY' },
   cardCvc: { label: 'Security code (CVC)', autocomplete: 'cc-csc', inputmode: 'numeric' },
+  promoCode: { label: 'Promo code', autocomplete: 'off', optional: true },
 };
 
 /** A labelled field, its error under it and tied to it, so a screen reader reads both. */
@@ -97,8 +101,46 @@ function countryField(page: CheckoutPage): Html {
   </div>`;
 }
 
+/**
+ * The promo code, its outcome tied to the field, and a button that prices it without ordering: a
+ * form of its own, so Enter in the order's fields places the order (its default button) and
+ * Enter here applies the code. The order's form carries the code applied in a hidden field.
+ */
+function promoField(page: CheckoutPage): Html {
+  const entered = page.priced.promoCode;
+  const error = page.errors.promoCode;
+  const note = error ?? (entered ? promoMessage(entered.code, entered.outcome) : undefined);
+  const applied = !error && entered?.outcome === 'APPLIED';
+  return html`<div class="field">
+    <label for="f-promoCode"
+      ><span>Promo code <span class="meta">(optional)</span></span></label
+    >
+    <input
+      id="f-promoCode"
+      name="promoCode"
+      type="text"
+      value="${page.form.promoCode}"
+      autocomplete="off"
+      ${note ? html`aria-describedby="f-promoCode-status"` : ''}
+      ${note && !applied ? html`aria-invalid="true"` : ''}
+    />
+    ${
+      note
+        ? html`<p class="${applied ? 'meta' : 'field-error sale'}" id="f-promoCode-status" role="status">
+            ${note}
+          </p>`
+        : ''
+    }
+    <button type="submit" name="action" value="apply">Apply code</button>
+  </div>`;
+}
+
 function summary(page: CheckoutPage): Html {
-  const total = page.view.subtotalMinor + page.shippingMinor;
+  const { priced } = page;
+  const freeShipping =
+    priced.shippingDiscountMinor > 0 && priced.shippingDiscountMinor === priced.shippingMinor;
+  const merchandise =
+    priced.discountLines[0] && priced.merchandiseDiscountMinor > 0 ? priced.discountLines[0] : null;
   const amount = (minor: number) => money(minor, page.currency);
   return html`<div class="scroll">
     <table>
@@ -127,13 +169,25 @@ function summary(page: CheckoutPage): Html {
           <th scope="row" colspan="2">Subtotal</th>
           <td>${amount(page.view.subtotalMinor)}</td>
         </tr>
+        ${
+          merchandise
+            ? html`<tr class="discount">
+                <th scope="row" colspan="2">Discount: ${merchandise.name}</th>
+                <td>−${amount(priced.merchandiseDiscountMinor)}</td>
+              </tr>`
+            : ''
+        }
         <tr>
-          <th scope="row" colspan="2">Shipping</th>
-          <td>${amount(page.shippingMinor)}</td>
+          <th scope="row" colspan="2">
+            Shipping${freeShipping ? html` <span class="meta">(free: ${priced.discountLines[0]!.name})</span>` : ''}
+          </th>
+          <td>
+            ${freeShipping ? html`<s>${amount(priced.shippingMinor)}</s> ${amount(0)}` : amount(priced.shippingMinor - priced.shippingDiscountMinor)}
+          </td>
         </tr>
         <tr>
           <th scope="row" colspan="2">Total</th>
-          <td><strong>${amount(total)}</strong></td>
+          <td><strong>${amount(priced.totalMinor)}</strong></td>
         </tr>
       </tfoot>
     </table>
@@ -148,9 +202,18 @@ export function checkoutBody(page: CheckoutPage): Html {
     <h2>Your order</h2>
     ${summary(page)}
     <p><a href="${root}/cart">Change your cart</a></p>
+    <form method="post" action="${root}/checkout" class="checkout promo">
+      ${csrfFieldFor(page.csrf)}
+      <fieldset>
+        <legend>Discount</legend>
+        ${promoField(page)}
+      </fieldset>
+    </form>
     <form method="post" action="${root}/checkout" class="checkout">
       ${csrfFieldFor(page.csrf)}
       <input type="hidden" name="attempt" value="${page.attempt}" />
+      <input type="hidden" name="promoCode" value="${page.form.promoCode}" />
+      <input type="hidden" name="shownTotal" value="${page.priced.totalMinor}" />
       <fieldset>
         <legend>Contact</legend>
         ${field('email', page)}

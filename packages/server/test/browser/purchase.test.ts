@@ -89,6 +89,18 @@ describe('a purchase in Chromium', { skip }, () => {
     });
     assert.equal(res.statusCode, 201, res.body);
     secret = res.json().secret;
+    const discount = await site.call({
+      method: 'POST',
+      url: '/v1/commerce/discounts',
+      payload: {
+        name: 'Welcome 10 %',
+        criteria: { type: 'ANY_ORDER' },
+        template: { type: 'PERCENTAGE', percentage: 10 },
+        trigger: { type: 'CODE', promoCode: 'WELCOME10' },
+        validFrom: '2025-01-01T00:00:00Z',
+      },
+    });
+    assert.equal(discount.statusCode, 201, discount.body);
     const created = await shirt(site, 3);
     small = created.small;
     productPath = new URL(created.product.url).pathname;
@@ -119,6 +131,13 @@ describe('a purchase in Chromium', { skip }, () => {
     await tabTo(page, 'Check out');
     await page.keyboard.press('Enter');
     await page.waitForURL(`${origin}/s/${site.websiteId}/checkout`);
+    // A promo code first: Enter in its field applies it, and the totals show the saving.
+    await page.getByLabel('Promo code').fill('welcome10');
+    await page.keyboard.press('Enter');
+    await page.locator('#f-promoCode-status').filter({ hasText: 'is applied' }).waitFor();
+    assert.match((await page.textContent('main')) ?? '', /Discount: Welcome 10 %\s*−\$1\.50/);
+    assert.match((await page.textContent('main')) ?? '', /Total\s*\$18\.50/);
+    await accessible(page, t, 'the checkout with a promo code applied');
     await page.getByLabel('E-mail').focus();
     for (const value of [
       'ada@example.com',
@@ -155,6 +174,8 @@ describe('a purchase in Chromium', { skip }, () => {
     const order = (await site.call({ method: 'GET', url: `/1.0/commerce/orders/${orderId}` })).json();
     assert.equal(number, String(order.orderNumber));
     assert.equal(order.channel, 'web');
+    assert.equal(order.discountLines[0].promoCode, 'WELCOME10');
+    assert.equal(order.grandTotal.value, '18.50');
     await screenshot(page, 'store-confirmation', t);
     await accessible(page, t, 'the confirmation');
 

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+/** SQL of a discount's uses: the row lock that counts them one at a time, and the record of each. */
+
+/**
+ * Locks the discounts' rows to the commit, in id order (two checkouts never wait on each other
+ * crosswise), so their uses are counted one at a time; returns the ids still there.
+ */
+export async function lockDiscounts(db: Db, websiteId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('discounts')
+    .select('id')
+    .where('website_id', '=', websiteId)
+    .where('id', 'in', [...ids].sort())
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Which of these discounts the buyer (by e-mail, lower-cased) has used already. */
+export async function redeemedBy(db: Db, ids: string[], buyerEmail: string): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('discount_redemptions')
+    .select('discount_id')
+    .distinct()
+    .where('discount_id', 'in', ids)
+    .where('buyer_email', '=', buyerEmail)
+    .execute();
+  return new Set(rows.map((r) => r.discount_id));
+}
+
+export interface Redemption {
+  discountId: string;
+  websiteId: string;
+  buyerEmail: string;
+  orderId: string;
+  redeemedOn: Date;
+}
+
+/** One more use: counted on the discount (its row locked by the caller) and recorded. */
+export async function insertRedemption(db: Db, use: Redemption): Promise<void> {
+  await db
+    .updateTable('discounts')
+    .set({ number_of_uses: sql`number_of_uses + 1`, last_redeemed_at: use.redeemedOn })
+    .where('id', '=', use.discountId)
+    .where('website_id', '=', use.websiteId)
+    .execute();
+  await db
+    .insertInto('discount_redemptions')
+    .values({
+      discount_id: use.discountId,
+      website_id: use.websiteId,
+      buyer_email: use.buyerEmail,
+      order_id: use.orderId,
+      redeemed_on: use.redeemedOn,
+    })
+    .execute();
+}
