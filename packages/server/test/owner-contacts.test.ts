@@ -4,7 +4,7 @@ import { createOrder } from '../src/commerce/orders.service.ts';
 import { address, addEntry, contactBody, createContact, uniqueEmail } from './helpers/contacts.ts';
 import { nativeDraft } from './helpers/orders.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { testApp, type TestContext } from './helpers/test-app.ts';
 
 /** The owner's contact pages: the list, its search and pages, and a contact with orders and addresses. */
 
