@@ -219,6 +219,23 @@ describe('edit, disable, delete', () => {
     assert.equal((await apiDiscounts(site)).find((x) => x.name === 'Later')!.status, 'EXPIRED');
   });
 
+  test('enabling a discount whose uses ran out says so; it stays EXPIRED', async () => {
+    const site = await ctx.site();
+    const browser = await createByForm(site, { isLimitedUses: 'on', maxUsesAllowed: '2' });
+    const [d] = await apiDiscounts(site);
+    // Two orders' worth of uses, as checkout counts them.
+    await ctx.db.updateTable('discounts').set({ number_of_uses: 2 }).where('id', '=', d!.id).execute();
+    const list = await browser.get(`/sites/${site.websiteId}/discounts`);
+    assert.match(list.body, /<td>2 of 2<\/td>/);
+    const on = await browser.post(`/sites/${site.websiteId}/discounts/${d!.id}/enable`, {
+      csrf: browser.csrf,
+    });
+    assert.equal(on.headers.location, `/sites/${site.websiteId}/discounts?usedUp=1`);
+    const shown = await browser.get(String(on.headers.location));
+    assert.match(shown.body, /has used all its uses/);
+    assert.equal((await apiDiscounts(site))[0]!.status, 'EXPIRED');
+  });
+
   test('delete asks first; only the confirmation deletes', async () => {
     const site = await ctx.site();
     const browser = await createByForm(site);

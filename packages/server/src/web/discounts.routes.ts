@@ -24,6 +24,8 @@ const DONE: Record<string, string> = {
   disabled: 'Discount disabled: it has ended and no longer applies.',
   enabled: 'Discount enabled: it applies with no end date.',
   deleted: 'Discount deleted.',
+  usedUp:
+    'The end date was cleared, but the discount has used all its uses: raise its limit to use it again.',
 };
 /** The list shows the newest discounts; a site has at most 1000 (README, "Discounts"). */
 const LIST_LIMIT = '1000';
@@ -132,8 +134,12 @@ export const discountsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app
   app.post('/sites/:websiteId/discounts/:discountId/enable', async (request, reply) => {
     const { site: s } = await site(request, true);
     const d = await discountOf(request, s);
-    await replaceDiscount(deps, s.id, d.id, { ...d, validTo: null } as unknown as DiscountBodyT);
-    return reply.redirect(`/sites/${s.id}/discounts?enabled=1`, 303);
+    const after = await replaceDiscount(deps, s.id, d.id, {
+      ...d,
+      validTo: null,
+    } as unknown as DiscountBodyT);
+    const done = after.status === 'EXPIRED' ? 'usedUp' : 'enabled';
+    return reply.redirect(`/sites/${s.id}/discounts?${done}=1`, 303);
   });
 
   app.get('/sites/:websiteId/discounts/:discountId/delete', async (request, reply) => {
