@@ -3,14 +3,17 @@
  * goes from the site page to its discounts and creates one with the keyboard alone (Tab between
  * the fields, Enter to submit), sees a refused value beside its field, and every page passes
  * axe-core with no serious or critical violation. Skipped without Chromium, like the other
- * browser tests.
+ * browser tests. The contact list, its search and a contact's page pass axe too.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createOrder } from '../../src/commerce/orders.service.ts';
 import { freePort } from '../../src/net.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { CHROMIUM, skipWithoutChromium } from '../helpers/chromium.ts';
+import { address, addEntry } from '../helpers/contacts.ts';
+import { nativeDraft } from '../helpers/orders.ts';
 import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
 
 const skip = skipWithoutChromium;
@@ -116,6 +119,33 @@ test(
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: /Yes, delete/ }).waitFor();
     await accessible(page, t, 'the delete confirmation');
+    await page.close();
+  },
+);
+
+test(
+  'the contact list, its search and a contact with an order and an address pass axe',
+  { skip, timeout: 60_000 },
+  async (t) => {
+    const draft = nativeDraft(ctx.clock.now(), { customerEmail: 'grace@example.com' });
+    const placed = (await createOrder(ctx.api, site.websiteId, draft)).order;
+    await addEntry(site, placed.customerId!, { address: address() });
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${origin}/sites/${site.websiteId}`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${origin}/sites/${site.websiteId}`);
+    await page.getByRole('link', { name: 'Contacts', exact: true }).click();
+    await page.getByLabel('Search by name or e-mail').fill('grace@');
+    await page.keyboard.press('Enter');
+    await page.getByRole('cell', { name: 'grace@example.com' }).waitFor();
+    await accessible(page, t, 'the contact list, searched');
+    await page.getByRole('table').getByRole('link').first().click();
+    await page.getByRole('link', { name: `#${placed.orderNumber}` }).waitFor();
+    await accessible(page, t, 'a contact');
     await page.close();
   },
 );
