@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DiscountT } from '../src/discounts/discounts.schemas.ts';
+import { standardShippingId } from '../src/discounts/fulfillment-options.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
@@ -186,6 +187,39 @@ describe('edit, disable, delete', () => {
     });
     assert.equal(bad.statusCode, 400);
     assert.deepEqual((await apiDiscounts(site))[0]!.template, { type: 'PERCENTAGE', percentage: 12.5 });
+  });
+
+  test('saving the form keeps what it does not show: subscription and payment plan options, the chosen shipping option', async () => {
+    const site = await ctx.site();
+    const option = { shippingOptionId: standardShippingId(site.websiteId), shippingOptionName: 'x' };
+    const made = await site.call({
+      method: 'POST',
+      url: PATH,
+      payload: {
+        name: 'Ship free',
+        criteria: { type: 'ANY_ORDER' },
+        template: { type: 'FREE_SHIPPING', selectedShippingOption: option },
+        trigger: { type: 'CODE', promoCode: 'SHIPFREE' },
+        validFrom: '2025-12-01T00:00:00Z',
+        subscriptionOptions: { type: 'ALL_PAYMENTS' },
+        paymentPlanOptions: { type: 'ALL_PAYMENTS' },
+      },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const before = made.json().discount as DiscountT;
+    const browser = await signedInOwner(ctx, site);
+    const url = `/sites/${site.websiteId}/discounts/${before.id}`;
+    await browser.get(url);
+    const saved = await browser.post(url, {
+      csrf: browser.csrf,
+      ...form({ name: 'Ship free now', promoCode: 'SHIPFREE', templateType: 'FREE_SHIPPING' }),
+    });
+    assert.equal(saved.statusCode, 303, saved.body);
+    const [after] = await apiDiscounts(site);
+    assert.equal(after!.name, 'Ship free now');
+    assert.deepEqual(after!.template, before.template);
+    assert.deepEqual(after!.subscriptionOptions, { type: 'ALL_PAYMENTS' });
+    assert.deepEqual(after!.paymentPlanOptions, { type: 'ALL_PAYMENTS' });
   });
 
   test('disable ends the discount now (the API shows EXPIRED with validTo); enable clears the end', async () => {

@@ -117,3 +117,28 @@ export function discountError(error: Error, values: Values): FormError {
   const field = rule ? path.replace(/\[\d+\]/g, '').replace(new RegExp(`${rule[0].source}.*$`), rule[1]) : '';
   return { form: 'discount', field, message: field ? match![2]! : error.message, values };
 }
+
+/**
+ * What the form does not show is kept from the discount being edited, as the API's PUT replaces
+ * the whole discount (platform-surface 2.7.6): its subscription and payment plan options, and the
+ * one shipping option a free shipping discount was limited to while its fulfillment type stays.
+ */
+export function keepUnshown(input: DiscountBodyT, before: DiscountT | undefined): DiscountBodyT {
+  if (!before) return input;
+  const kept: DiscountBodyT = {
+    ...input,
+    subscriptionOptions: before.subscriptionOptions,
+    paymentPlanOptions: before.paymentPlanOptions,
+  };
+  const was = before.template;
+  const now = input.template;
+  if (
+    was.type === 'FREE_SHIPPING' &&
+    now.type === 'FREE_SHIPPING' &&
+    was.selectedShippingOption &&
+    (now.appliesToFulfillmentOptionType ?? 'SHIPPING') === was.appliesToFulfillmentOptionType
+  ) {
+    kept.template = { ...now, selectedShippingOption: was.selectedShippingOption };
+  }
+  return kept;
+}

@@ -9,7 +9,7 @@ import {
 } from '../discounts/discounts.service.ts';
 import type { DiscountBodyT, DiscountT } from '../discounts/discounts.schemas.ts';
 import { DomainError } from '../errors.ts';
-import { discountError, discountInput, discountValues } from './discount-form.ts';
+import { discountError, discountInput, discountValues, keepUnshown } from './discount-form.ts';
 import { deleteBody, discountFormBody, discountsListBody } from './discounts.views.ts';
 import { page, sendPage } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
@@ -68,7 +68,7 @@ export const discountsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app
   async function save(request: FastifyRequest, reply: FastifyReply, s: WebsitesTable, before?: DiscountT) {
     const values = valuesOf(request.body);
     try {
-      const input = discountInput(values, s.currency);
+      const input = keepUnshown(discountInput(values, s.currency), before);
       if (before) await replaceDiscount(deps, s.id, before.id, input);
       else await createDiscount(deps, s.id, input);
       return await reply.redirect(`/sites/${s.id}/discounts?${before ? 'saved' : 'created'}=1`, 303);
