@@ -185,7 +185,8 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
     const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
       <p>
         <a href="/sites/${site.id}/products">Products</a> · <a href="/sites/${site.id}/orders">Orders</a> ·
-        <a href="/sites/${site.id}/keys">API keys</a> ·
+        <a href="/sites/${site.id}/contacts">Contacts</a> ·
+        <a href="/sites/${site.id}/discounts">Discounts</a> · <a href="/sites/${site.id}/keys">API keys</a> ·
         <a href="/sites/${site.id}/extensions">Extensions</a> ·
         <a href="/sites/${site.id}/webhooks">Webhooks</a>
       </p>

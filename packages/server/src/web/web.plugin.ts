@@ -9,6 +9,8 @@ import { accountRoutes } from './account.routes.ts';
 import { apiKeysRoutes } from './api-keys.routes.ts';
 import { registerAssets } from './assets.ts';
 import { consentRoutes } from './consent.routes.ts';
+import { contactsRoutes } from './contacts.routes.ts';
+import { discountsRoutes } from './discounts.routes.ts';
 import { developerAppsRoutes, registerIconRoute } from './developer-apps.routes.ts';
 import { extensionsRoutes } from './extensions.routes.ts';
 import { html } from './html.ts';
@@ -107,6 +109,8 @@ export const ownerWeb: FastifyPluginAsync<{
     await pages.register(sitesRoutes, { deps: webDeps });
     await pages.register(ordersRoutes, { deps: webDeps });
     await pages.register(productsRoutes, { deps: webDeps });
+    await pages.register(contactsRoutes, { deps: webDeps });
+    await pages.register(discountsRoutes, { deps: webDeps });
     await pages.register(webhooksRoutes, { deps: webDeps });
     await pages.register(apiKeysRoutes, { deps: webDeps });
     await pages.register(developerAppsRoutes, { deps: webDeps });
