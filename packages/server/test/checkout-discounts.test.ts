@@ -245,3 +245,65 @@ describe('a promo code at the checkout', () => {
     );
   });
 });
+
+describe('automatic discounts of the other types at the checkout', () => {
+  test('buy two shirts, get a third half price: the cheapest unit is halved on the order and its document', async () => {
+    const site = await ctx.site();
+    const { product, small, medium } = await shirt(site, 5);
+    await discount(site, {
+      name: 'Third shirt half price',
+      criteria: {
+        type: 'BUY_X_GET_Y',
+        requiredFullPriceQuantity: 2,
+        eligibleForDiscountQuantity: 1,
+        criteriaAppliesTo: 'PRODUCT',
+        criteriaProductIds: [product.id],
+        rewardAppliesTo: 'PRODUCT',
+        rewardProductIds: [product.id],
+      },
+      template: { type: 'BUY_X_GET_Y_PERCENTAGE', discountPercentage: 50, maxApplicationsPerCart: 0 },
+    });
+    const shopper = new Shopper(ctx, site.websiteId);
+    seeOther(await shopper.add(small, 2)); // 2 × 15.00 on sale
+    seeOther(await shopper.add(medium, 1)); // 20.00
+    seeOther(await shopper.checkout({ shownTotal: '4750' }));
+    const { order, document } = await placed(site);
+    // 50.00 of shirts, one 15.00 unit at half price, 5.00 shipping.
+    assert.equal(order.discountTotal.value, '7.50');
+    assert.equal(order.grandTotal.value, '47.50');
+    assert.deepEqual(
+      order.discountLines.map((l: { name: string; amount: { value: string } }) => [l.name, l.amount.value]),
+      [['Third shirt half price', '7.50']],
+    );
+    assert.equal(
+      cents(document.salesLineItems.map((l: { discountAmount: object }) => l.discountAmount)),
+      750,
+    );
+    assert.equal(document.total.value, '47.50');
+  });
+
+  test('a cart total minimum: 10.00 off from 50.00 of merchandise, nothing below it', async () => {
+    const reached = await ctx.site();
+    const missed = await ctx.site();
+    for (const [site, minimum] of [
+      [reached, '50.00'],
+      [missed, '50.01'],
+    ] as const) {
+      await discount(site, {
+        name: 'Ten off fifty',
+        criteria: { type: 'CART_TOTAL', minimumCartTotal: { currency: 'USD', value: minimum } },
+        template: { type: 'FIXED_AMOUNT', discountAmount: { currency: 'USD', value: '10.00' } },
+      });
+      seeOther(
+        await (await shopperWithCart(site)).checkout({ shownTotal: site === reached ? '4500' : '5500' }),
+      );
+    }
+    const got = (await placed(reached)).order;
+    assert.equal(got.discountTotal.value, '10.00');
+    assert.equal(got.grandTotal.value, '45.00');
+    const not = (await placed(missed)).order;
+    assert.equal(not.discountTotal.value, '0.00');
+    assert.deepEqual(not.discountLines, []);
+    assert.equal(not.grandTotal.value, '55.00');
+  });
+});
