@@ -8,6 +8,9 @@ export interface Ids {
   uuid(): string;
 }
 
+/** The form of an object id: what id checks test before a lookup, whatever the resource. */
+export const OBJECT_ID = /^[0-9a-f]{24}$/;
+
 export const randomIds: Ids = {
   objectId: () => randomBytes(12).toString('hex'),
   uuid: () => randomUUID(),

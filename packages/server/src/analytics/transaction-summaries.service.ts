@@ -6,14 +6,13 @@ import type {
   TransactionsSummaryT,
   TransactionsSummaryWrapperT,
 } from './transaction-summaries.schemas.ts';
+import { OBJECT_ID } from '../ids.ts';
 
 /**
  * Contacts' transaction summaries (platform-surface 2.8), computed from the website's transaction
  * documents. A contact id is an order's customerId, which is also the buyer's profile id
  * (open questions 5 and 11: 24-hex ids).
  */
-
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 /** The summary of 2.3.3. Emporium takes no donations: their part is always empty. */
 function summary(row: SummaryRow | undefined, currency: string): TransactionsSummaryT {

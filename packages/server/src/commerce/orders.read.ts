@@ -11,17 +11,17 @@ import type { OrderCaches } from './order-caches.ts';
 import { FULFILLMENT_STATUSES, PAYMENT_STATES, type FulfillmentStatus } from './order-model.ts';
 import type { ListOrdersQueryT } from './orders.schemas.ts';
 import * as repo from './orders.repo.ts';
+import { OBJECT_ID } from '../ids.ts';
 
 export const PAGE_SIZE = 50;
 /** The payment states listed when the query names none (platform-surface 2.1.1). */
 const DEFAULT_PAYMENT_STATES = ['NOT_CHARGED', 'AUTHORIZED', 'PAID', 'REFUNDED'];
-const ORDER_ID = /^[0-9a-f]{24}$/;
 
 type ReadDeps = Reader & { orders: OrderCaches };
 
 /** An order id is 24 hex characters; anything else is a 400 (platform-surface 2.1.2). */
 export function checkOrderId(id: string): void {
-  if (!ORDER_ID.test(id)) throw new ValidationError('id is not in the expected format');
+  if (!OBJECT_ID.test(id)) throw new ValidationError('id is not in the expected format');
 }
 
 /** The order as sent, rendered once per version. */
@@ -259,7 +259,7 @@ export async function placedOrders(
 
 /** One order of the website for the owner's pages; any other id, well formed or not, is not found. */
 export async function findOrder(deps: Reader, websiteId: string, id: string): Promise<OwnerOrder> {
-  const [row] = ORDER_ID.test(id) ? await repo.selectOrders(deps.db, websiteId, [id]) : [];
+  const [row] = OBJECT_ID.test(id) ? await repo.selectOrders(deps.db, websiteId, [id]) : [];
   if (!row) throw new NotFound('There is no such order on this site.');
   return ownerOrder(row);
 }

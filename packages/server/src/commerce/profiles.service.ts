@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import type { AddressJson } from '../db/schema.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import type { Ids } from '../ids.ts';
+import { OBJECT_ID, type Ids } from '../ids.ts';
 import { pagination, type CursorCodec, type Pagination } from '../pagination/cursor.ts';
 import * as repo from './profiles.repo.ts';
 import { SORT_FIELDS, type ListProfilesQueryT, type ProfileT, type SortField } from './profiles.schemas.ts';
@@ -12,7 +12,6 @@ import { SORT_FIELDS, type ListProfilesQueryT, type ProfileT, type SortField } f
 
 export const PAGE_SIZE = 50;
 export const MAX_IDS = 50;
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 const CURSOR_WITH_OTHERS = 'Cursor cannot be set while other parameters are present.';
 
 export interface Buyer {

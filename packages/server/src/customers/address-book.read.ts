@@ -7,12 +7,13 @@ import { selectContact } from './contacts.repo.ts';
 import { DEFAULT_PAGE_SIZE, type AddressBookEntryT } from './contacts.schemas.ts';
 import { checkContactId } from './contacts.service.ts';
 import { listPageSize } from './page-size.ts';
+import { OBJECT_ID } from '../ids.ts';
 
 /** Reading address books (platform-surface 2.6.2): an entry, and pages with the default first. */
 
 export function checkEntryId(id: string): string {
   const lower = id.toLowerCase();
-  if (!/^[0-9a-f]{24}$/.test(lower)) throw new NotFound(`address book entry not found: ${id}`);
+  if (!OBJECT_ID.test(lower)) throw new NotFound(`address book entry not found: ${id}`);
   return lower;
 }
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts';
 import { parseEmail } from '../commerce/order-input.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound } from '../errors.ts';
-import type { Ids } from '../ids.ts';
+import { OBJECT_ID, type Ids } from '../ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { microsText, toContact } from './contacts.mapper.ts';
@@ -17,8 +17,6 @@ export interface ContactDeps {
   ids: Ids;
   jobs: Jobs;
 }
-
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 /** A malformed id finds nothing, like another website's (api-details 1: ids cannot be probed). */
 export function checkContactId(id: string): string {

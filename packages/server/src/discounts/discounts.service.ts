@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
-import type { Ids } from '../ids.ts';
+import { OBJECT_ID, type Ids } from '../ids.ts';
 import { parseDiscount, productIdsOf, type DiscountDraft } from './discount-input.ts';
 import { CRITERIA_TYPES, TEMPLATE_TYPES, TRIGGER_TYPES, type DiscountRule } from './discount-model.ts';
 import { toDiscount, toRule } from './discount-document.ts';
@@ -11,7 +11,6 @@ import { LIMITS, type DiscountBodyT, type DiscountT, type ListDiscountsQueryT } 
 /** Discounts v1 (platform-surface 2.7): the website's discounts, and the live ones a cart may use. */
 
 type Deps = { db: Db; clock: Clock };
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 const notFound = (id: string) => new NotFound(`discount not found for this website: ${id}`);
 

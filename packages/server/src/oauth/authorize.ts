@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { parseScopeList, type Scope } from './scopes.ts';
+import { OBJECT_ID } from '../ids.ts';
 
 /** Query parameters as Fastify parses them: a repeated parameter is a list. */
 export type AuthorizeQuery = Record<string, string | string[] | undefined>;
@@ -30,7 +31,6 @@ export type AuthorizeOutcome =
 
 const STATE = /^[A-Za-z0-9._~-]{1,500}$/;
 const PKCE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 type Fail = { error: 'invalid_request' | 'invalid_scope'; description: string };
 type Check = (query: AuthorizeQuery, state: string | undefined) => Fail | undefined;

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { secretsEqual } from '../secrets.ts';
+import { OBJECT_ID } from '../ids.ts';
 
 /**
  * Which order's confirmation this browser may see: the order it placed last, in a cookie with
@@ -8,7 +9,6 @@ import { secretsEqual } from '../secrets.ts';
  */
 
 export const RECEIPT_COOKIE = 'emporium_receipt';
-const ORDER_ID = /^[0-9a-f]{24}$/;
 
 /** The receipts' own key, derived from the store's server secret apart from the cart's. */
 export function receiptKey(serverKey: Buffer): Buffer {
@@ -29,7 +29,7 @@ export function holdsReceipt(
   orderId: string,
   cookie: string | undefined,
 ): boolean {
-  if (!cookie || !ORDER_ID.test(orderId)) return false;
+  if (!cookie || !OBJECT_ID.test(orderId)) return false;
   const [id, presented, extra] = cookie.split('~');
   if (id !== orderId || !presented || extra !== undefined) return false;
   return secretsEqual(presented, mac(key, websiteId, orderId));
