@@ -235,6 +235,33 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
 }
 
 /** Resolves when the feed has passed on the database's notice of a change to this key. */
+/**
+ * The versions announced for one key from now on (a product's modifiedOn in ms), to wait for a
+ * given one: an earlier notice of the same key, still on its way, does not count for it.
+ */
+export function versionsNoticed(feed: ChangeFeed | undefined, kind: string, key: string) {
+  assert.ok(feed, 'the instance has a change feed');
+  const seen = new Set<string>();
+  const waiting = new Map<string, () => void>();
+  const listener = (k: string, changed: string, detail: unknown) => {
+    if (k !== kind || changed !== key) return;
+    seen.add(String(detail));
+    waiting.get(String(detail))?.();
+  };
+  feed.on('change', listener);
+  return {
+    until: (version: string) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          feed.off('change', listener);
+          resolve();
+        };
+        if (seen.has(version)) done();
+        else waiting.set(version, done);
+      }),
+  };
+}
+
 export function noticed(feed: ChangeFeed | undefined, kind: string, key: string): Promise<void> {
   assert.ok(feed, 'the instance has a change feed');
   return new Promise((resolve) => {
