@@ -1,18 +1,12 @@
 import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { emit } from '../webhooks/outbox.ts';
+import { emit, inTransaction } from '../webhooks/outbox.ts';
 import * as repo from './address-book.repo.ts';
 import { microsText, toEntry } from './contacts.mapper.ts';
 import { lockContact } from './contacts.repo.ts';
 import type { AddressBookEntryInput, AddressBookEntryT } from './contacts.schemas.ts';
 import { checkEntryId, entry } from './address-book.read.ts';
-import {
-  announceChange,
-  checkContactId,
-  inTransaction,
-  readContact,
-  type ContactDeps,
-} from './contacts.service.ts';
+import { announceChange, checkContactId, readContact, type ContactDeps } from './contacts.service.ts';
 import { isCountryCode } from './country-codes.ts';
 
 /**

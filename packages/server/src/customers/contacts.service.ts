@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { NotFound } from '../errors.ts';
 import { OBJECT_ID, type Ids } from '../ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
-import { emit } from '../webhooks/outbox.ts';
+import { emit, inTransaction } from '../webhooks/outbox.ts';
 import { microsText, toContact } from './contacts.mapper.ts';
 import * as repo from './contacts.repo.ts';
 import type { ContactT, CreateContactInput, PatchContactInput } from './contacts.schemas.ts';
@@ -45,17 +45,6 @@ export async function announceChange(
   const after = await readContact(trx, websiteId, before.id);
   if (JSON.stringify(after) === JSON.stringify(before)) return 0;
   return emit(trx, deps, { websiteId, topic: 'contact.update', data: after });
-}
-
-/** Runs the work in a transaction; wakes the delivery workers after the commit when it queued any. */
-export async function inTransaction<T>(
-  deps: ContactDeps,
-  work: (trx: Db, queued: (count: number) => void) => Promise<T>,
-): Promise<T> {
-  let notified = 0;
-  const result = await deps.db.transaction().execute((trx) => work(trx, (count) => (notified += count)));
-  if (notified) deps.jobs.wakeDeliveryWorkers();
-  return result;
 }
 
 export function getContact(deps: { db: Db }, websiteId: string, id: string): Promise<ContactT> {

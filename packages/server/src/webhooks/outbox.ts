@@ -88,3 +88,17 @@ export async function emit<T extends Topic>(trx: Db, deps: OutboxDeps, event: Ev
   );
   return rows.length;
 }
+
+/**
+ * Runs the work in a transaction, to which it reports the notifications it queued (what `emit`
+ * returns); wakes the delivery workers after the commit when there were any.
+ */
+export async function inTransaction<T>(
+  deps: { db: Db; jobs: Jobs },
+  work: (trx: Db, queued: (count: number) => void) => Promise<T>,
+): Promise<T> {
+  let notified = 0;
+  const result = await deps.db.transaction().execute((trx) => work(trx, (count) => (notified += count)));
+  if (notified) deps.jobs.wakeDeliveryWorkers();
+  return result;
+}
