@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Order, OrdersPage } from '../src/commerce/orders.schemas.ts';
+import { listOrders } from '../src/commerce/orders.read.ts';
 import { createOrder } from '../src/commerce/orders.service.ts';
 import { createApiKey } from '../src/owner/api-keys.service.ts';
+import { changingAfter } from './helpers/between-queries.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';
 import { inventoryCalls, sku, withCredential } from './helpers/inventory.ts';
 import {
@@ -368,6 +370,27 @@ describe('list orders', () => {
     const again = (await own.call({ method: 'GET', url: ORDERS })).json();
     assert.equal(again.result[0].id, ids[0]);
     assert.equal(again.result[0].fulfillmentStatus, 'FULFILLED');
+  });
+
+  test('an order changed while its page is being read is still listed, at its new place', async () => {
+    const own = await ctx.site();
+    const older = await created(own, importBody([customLine('Older')]));
+    const newer = await created(own, importBody([customLine('Newer')]));
+    // The fulfillment lands between the page's query and the reading of its orders.
+    const { pool, state } = changingAfter(ctx.api.pool, /order by "modified_on" desc/, async () => {
+      const res = await own.call({ method: 'POST', url: `${ORDERS}/${older.id}/fulfillments`, payload: {} });
+      assert.equal(res.statusCode, 204);
+    });
+    const body = await listOrders({ ...ctx.api, pool }, own.websiteId, {}, `${BASE_URL}${ORDERS}`);
+    const page = JSON.parse(body.toString());
+    assert.ok(state.changed);
+    assert.deepEqual(
+      page.result.map((o: { id: string; fulfillmentStatus: string }) => [o.id, o.fulfillmentStatus]),
+      [
+        [older.id, 'FULFILLED'],
+        [newer.id, 'PENDING'],
+      ],
+    );
   });
 
   test('filters: payment states (with the default), fulfillment status, customer, window', async () => {

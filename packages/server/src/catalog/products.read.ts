@@ -3,6 +3,7 @@ import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, listedAlone } from '../http/json-reply.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
+import { settledPage } from '../pagination/settled-page.ts';
 import type { ListCache } from './list-cache.ts';
 import { toProduct, type ProductRow } from './products.mapper.ts';
 import { toProductV2 } from './products-v2.mapper.ts';
@@ -152,21 +153,24 @@ export function productsById(
   return getProducts(deps, websiteId, ids, api).then((products) => documentList('products', products));
 }
 
-/** The (id, version) rows of a page and the one after it, from memory where list-cache.ts has them. */
+/**
+ * The (id, version) rows of a page and the one after it, from memory where list-cache.ts has them
+ * unless `fresh` asks for the database's.
+ */
 async function pageHeads(
   deps: ReadDeps & { clock: Clock; lists: ListCache },
   websiteId: string,
   filter: repo.PageFilter,
+  fresh: boolean,
 ): Promise<repo.ProductHead[]> {
+  const read = () => repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
   // A window is read from the database once the changes stamped in it are visible (a cached page
   // may predate some of them), so a reader whose next window starts at its end misses none.
   if (filter.window) {
     await closeWindow(deps, websiteId, filter.window.before);
-    return repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
+    return read();
   }
-  return deps.lists.pageHeads(websiteId, JSON.stringify(filter), () =>
-    repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1),
-  );
+  return fresh ? read() : deps.lists.pageHeads(websiteId, JSON.stringify(filter), read);
 }
 
 /**
@@ -182,28 +186,30 @@ export async function listProducts(
   api: ApiVersion = '1.1',
 ): Promise<Buffer> {
   const filter = parseListQuery(query, deps.cursors, websiteId, api);
-  const rows = await pageHeads(deps, websiteId, filter);
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page[page.length - 1];
-  const nextCursor =
-    rows.length > PAGE_SIZE && last ? cursorAfter(deps.cursors, api, websiteId, filter, last) : null;
-  const bodyKey = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
-  const cached = deps.lists.cachedBody(bodyKey);
-  if (cached) return cached;
-  const documents = await documentsAt(deps, api, websiteId, page);
-  // Each product as of the position it was ordered by: one deleted since the page's query is
-  // left out, and so is one changed since, whose new version comes later in the order (and the
-  // page is not kept).
-  const products = page.flatMap((head) => {
-    const document = documents.get(head.id);
-    return document?.version === head.version ? [document.json] : [];
+  return settledPage(async (fresh) => {
+    const rows = await pageHeads(deps, websiteId, filter, fresh);
+    const page = rows.slice(0, PAGE_SIZE);
+    const last = page[page.length - 1];
+    const nextCursor =
+      rows.length > PAGE_SIZE && last ? cursorAfter(deps.cursors, api, websiteId, filter, last) : null;
+    const bodyKey = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
+    const cached = deps.lists.cachedBody(bodyKey);
+    if (cached) return { body: cached, complete: true };
+    const documents = await documentsAt(deps, api, websiteId, page);
+    // Each product as of the position it was ordered by (settled-page.ts).
+    const products = page.flatMap((head) => {
+      const document = documents.get(head.id);
+      return document?.version === head.version ? [document.json] : [];
+    });
+    const body = documentList(
+      'products',
+      products,
+      `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
+    );
+    // A deleted product is rightly absent, but the page is read again to be sure of it.
+    const complete = products.length === page.length;
+    // First pages are the ones clients poll; a cursor's page is read once, by one client.
+    if (complete && !query.cursor) deps.lists.keepBody(bodyKey, body);
+    return { body, complete };
   });
-  const body = documentList(
-    'products',
-    products,
-    `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
-  );
-  // First pages are the ones clients poll; a cursor's page is read once, by one client.
-  if (products.length === page.length && !query.cursor) deps.lists.keepBody(bodyKey, body);
-  return body;
 }

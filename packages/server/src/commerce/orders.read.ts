@@ -6,6 +6,7 @@ import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, ownBuffer } from '../http/json-reply.ts';
 import { BOTH_DATES, parseWindow } from '../iso-time.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
+import { settledPage } from '../pagination/settled-page.ts';
 import { toOrder, type OrderJson, type OrderRow } from './order-document.ts';
 import type { OrderCaches } from './order-caches.ts';
 import { FULFILLMENT_STATUSES, PAYMENT_STATES, type FulfillmentStatus } from './order-model.ts';
@@ -101,19 +102,26 @@ function parseListQuery(query: ListOrdersQueryT, cursors: CursorCodec, websiteId
   return filter;
 }
 
-/** The (id, version) rows of a page and the one after it, from memory while they are current. */
-async function pageHeads(deps: ReadDeps & { clock: Clock }, websiteId: string, filter: repo.OrderFilter) {
+/**
+ * The (id, version) rows of a page and the one after it, from memory while they are current
+ * unless `fresh` asks for the database's.
+ */
+async function pageHeads(
+  deps: ReadDeps & { clock: Clock },
+  websiteId: string,
+  filter: repo.OrderFilter,
+  fresh: boolean,
+) {
+  const read = () => repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
   // As products.read.ts: a window is read once the changes stamped in it are visible.
   if (filter.window) {
     await closeWindow(deps, websiteId, filter.window.before);
-    return repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
+    return read();
   }
-  return deps.orders.lists.pageHeads(websiteId, JSON.stringify(filter), () =>
-    repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1),
-  );
+  return fresh ? read() : deps.orders.lists.pageHeads(websiteId, JSON.stringify(filter), read);
 }
 
-/** The orders of these heads at their versions; one changed since is left out (its new version comes first). */
+/** The orders of these heads at their versions; one changed since is left out (settled-page.ts). */
 async function documentsAt(deps: ReadDeps, websiteId: string, heads: Head[]): Promise<Buffer[]> {
   const found = new Map<string, Buffer>();
   const missing: string[] = [];
@@ -141,31 +149,41 @@ export async function listOrders(
   pageUrl: string,
 ): Promise<Buffer> {
   const filter = parseListQuery(query, deps.cursors, websiteId);
-  const rows = await pageHeads(deps, websiteId, filter);
-  const page = rows.slice(0, PAGE_SIZE);
-  const last = page[page.length - 1];
-  let nextCursor: string | null = null;
-  if (rows.length > PAGE_SIZE && last) {
-    const cursor: OrderCursor = { w: websiteId, m: last.version, i: last.id, p: filter.paymentStates };
-    if (filter.window) {
-      cursor.a = filter.window.after.getTime();
-      cursor.b = filter.window.before.getTime();
-    }
-    if (filter.fulfillmentStatus) cursor.f = filter.fulfillmentStatus;
-    if (filter.customerId) cursor.c = filter.customerId;
-    nextCursor = deps.cursors.encode('orders', cursor);
+  return settledPage(async (fresh) => {
+    const rows = await pageHeads(deps, websiteId, filter, fresh);
+    const page = rows.slice(0, PAGE_SIZE);
+    const nextCursor = rows.length > PAGE_SIZE ? cursorAfter(deps.cursors, websiteId, filter, page) : null;
+    const bodyKey = `${websiteId} ${pageUrl} ${JSON.stringify(filter)} ${page.map((h) => `${h.id}@${h.version}`).join(',')}`;
+    const cached = deps.orders.lists.cachedBody(bodyKey);
+    if (cached) return { body: cached, complete: true };
+    const orders = await documentsAt(deps, websiteId, page);
+    const body = documentList(
+      'result',
+      orders,
+      `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
+    );
+    const complete = orders.length === page.length;
+    if (complete && !query.cursor) deps.orders.lists.keepBody(bodyKey, body);
+    return { body, complete };
+  });
+}
+
+/** The cursor to the page after this one, which ends with `page`'s last order. */
+function cursorAfter(
+  cursors: CursorCodec,
+  websiteId: string,
+  filter: repo.OrderFilter,
+  page: Head[],
+): string {
+  const last = page[page.length - 1]!;
+  const cursor: OrderCursor = { w: websiteId, m: last.version, i: last.id, p: filter.paymentStates };
+  if (filter.window) {
+    cursor.a = filter.window.after.getTime();
+    cursor.b = filter.window.before.getTime();
   }
-  const bodyKey = `${websiteId} ${pageUrl} ${JSON.stringify(filter)} ${page.map((h) => `${h.id}@${h.version}`).join(',')}`;
-  const cached = deps.orders.lists.cachedBody(bodyKey);
-  if (cached) return cached;
-  const orders = await documentsAt(deps, websiteId, page);
-  const body = documentList(
-    'result',
-    orders,
-    `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
-  );
-  if (orders.length === page.length && !query.cursor) deps.orders.lists.keepBody(bodyKey, body);
-  return body;
+  if (filter.fulfillmentStatus) cursor.f = filter.fulfillmentStatus;
+  if (filter.customerId) cursor.c = filter.customerId;
+  return cursors.encode('orders', cursor);
 }
 
 /**
