@@ -19,6 +19,7 @@ import * as confirmLastUsed from './migrations/017-confirm-last-used.ts';
 import * as contacts from './migrations/018-contacts.ts';
 import * as discounts from './migrations/019-discounts.ts';
 import * as discountRedemptions from './migrations/020-discount-redemptions.ts';
+import * as authenticateAccessToken from './migrations/021-authenticate-access-token.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -42,6 +43,7 @@ const migrations = {
   '018-contacts': contacts,
   '019-discounts': discounts,
   '020-discount-redemptions': discountRedemptions,
+  '021-authenticate-access-token': authenticateAccessToken,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
