@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { Metrics } from '../src/metrics/metrics.ts';
 import { listenForMetrics } from '../src/metrics/metrics-server.ts';
 import { createProduct, multipartFile, physical } from './helpers/factories.ts';
@@ -186,6 +187,20 @@ describe('access to /metrics', () => {
     } finally {
       await guarded.close();
     }
+  });
+
+  test('a guessable METRICS_TOKEN or a bad METRICS_PORT stops start-up with a clear message', () => {
+    const refused = (message: RegExp) => (error: unknown) =>
+      error instanceof ConfigError && message.test(error.message);
+    assert.throws(
+      () => loadConfig({ METRICS_TOKEN: 'short' }),
+      refused(/^METRICS_TOKEN must be at least 16 printable characters without spaces$/),
+    );
+    assert.throws(
+      () => loadConfig({ METRICS_PORT: '70000' }),
+      refused(/^METRICS_PORT must be a whole number/),
+    );
+    assert.equal(loadConfig({ METRICS_TOKEN: TOKEN, METRICS_PORT: '9464' }).metricsPort, 9464);
   });
 
   test('without METRICS_TOKEN it is open, for a private network', async () => {
