@@ -185,10 +185,8 @@ export async function work(config: Config): Promise<void> {
       report('queuing again the images of dead workers failed'),
     ),
   ];
-  const workers = Math.max(1, config.imageWorkers);
-  await jobs.workImages(workers, imageHandlers(api));
-  await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
-  // Without METRICS_PORT the worker listens nowhere; the queue metrics are the same on every serve instance.
+  // Without METRICS_PORT the worker listens nowhere; the queue metrics are the same on every serve
+  // instance. Opened before any job is taken, so that a port in use stops start-up first.
   const listener =
     config.metricsPort === undefined
       ? undefined
@@ -197,6 +195,9 @@ export async function work(config: Config): Promise<void> {
           port: config.metricsPort,
           token: config.metricsToken,
         });
+  const workers = Math.max(1, config.imageWorkers);
+  await jobs.workImages(workers, imageHandlers(api));
+  await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
   const address = listener?.server.address();
   process.stdout.write(
     `emporium worker: ${workers} image worker${workers === 1 ? '' : 's'}, ${config.webhookWorkers} webhook delivery poller${config.webhookWorkers === 1 ? '' : 's'} started${typeof address === 'object' && address ? `; metrics on port ${address.port}` : ''}\n`,

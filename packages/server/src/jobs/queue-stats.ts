@@ -50,10 +50,13 @@ export function queueStats(db: Db, clock: Clock): () => Promise<QueueStat[]> {
   return () => {
     const now = clock.now().getTime();
     if (!read || now - readAt >= MAX_AGE_MS) {
+      const current = readQueueStats(db);
+      read = current;
       readAt = now;
-      read = readQueueStats(db);
       // A failed read is not kept: the next scrape tries again.
-      read.catch(() => (read = undefined));
+      current.catch(() => {
+        if (read === current) read = undefined;
+      });
     }
     return read;
   };
