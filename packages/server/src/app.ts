@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(healthRoutes, { db: deps.db });
+  await app.register(healthRoutes, { db: deps.db, storage: deps.storage });
 
   const apiDeps = api;
   const keyDeps = { db: deps.db, pool: deps.pool, clock: deps.clock, keys: apiKeyCache(deps.changes) };
