@@ -122,6 +122,35 @@ for (const storage of IMAGE_STORAGES) {
         }
       });
 
+      test('an original larger than one part of an upload (5 MiB) is stored and served whole', async () => {
+        const p = await createProduct(site, physical(site));
+        // Noise hardly compresses: about 6 MB of PNG.
+        const [width, height] = [1600, 1250];
+        const bytes = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+          .png({ compressionLevel: 0 })
+          .toBuffer();
+        assert.ok(bytes.length > 5 * 1024 * 1024);
+        const imageId = await processed(p.id, 'noise.png', bytes);
+        assert.equal((await status(p.id, imageId)).json().status, 'READY');
+        const original = await serve(`/images/${imageId}`);
+        assert.equal(original.statusCode, 200);
+        assert.equal(Number(original.headers['content-length']), bytes.length);
+        assert.ok(original.rawPayload.equals(bytes));
+      });
+
+      test('a WebP larger than the first bytes an upload keeps is taken, sized from the stored file', async () => {
+        const p = await createProduct(site, physical(site));
+        const [width, height] = [900, 700];
+        const bytes = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+          .webp({ quality: 100 })
+          .toBuffer();
+        assert.ok(bytes.length > 256 * 1024);
+        // Refused as unreadable if sized from its first bytes only (a WebP's header needs it whole).
+        const imageId = await processed(p.id, 'noise.webp', bytes);
+        assert.equal((await status(p.id, imageId)).json().status, 'READY');
+        assert.deepEqual((await product(p.id)).images[0].originalSize, { width, height });
+      });
+
       test('the EXIF orientation is applied and metadata is stripped', async () => {
         const p = await createProduct(site, physical(site));
         // Stored 400x200, shown rotated a quarter turn: 200x400.
