@@ -18,8 +18,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db; storage: ImageSto
     }
     try {
       await storage.check();
-    } catch {
-      throw new ServiceUnavailable('the image storage is unavailable');
+    } catch (error) {
+      // The cause is logged with the 503, not shown.
+      throw Object.assign(new ServiceUnavailable('the image storage is unavailable'), { cause: error });
     }
     return { status: 'ok' };
   });

@@ -1,6 +1,7 @@
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -176,13 +177,9 @@ export class S3ImageStorage implements ImageStorage {
   }
 
   async check(): Promise<void> {
-    // One key under the prefix: cheap, and needs no more than the permissions the images need.
-    await this.client
-      .send(
-        new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: this.settings.prefix, MaxKeys: 1 }),
-      )
-      .catch((error) => {
-        throw unavailable(error);
-      });
+    // Cheap, and needs no permission beyond those the images need (s3:ListBucket).
+    await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket })).catch((error) => {
+      throw unavailable(error);
+    });
   }
 }
