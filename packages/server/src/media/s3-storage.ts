@@ -58,10 +58,13 @@ export class S3ImageStorage implements ImageStorage {
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
       credentials: settings.credentials,
-      // The checksum trailers the SDK sends by default are refused by many S3-compatible stores;
-      // the signature still covers every request.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
+      // The CRC checksums the SDK adds to every request since v3.729 are refused by several
+      // S3-compatible stores (R2, B2, older MinIO): with an endpoint of its own, only where the
+      // operation needs them. AWS itself keeps the SDK's default integrity checks.
+      ...(settings.endpoint && {
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
       // An unreachable store answers a request in seconds, not after the operating system's timeout.
       requestHandler: { connectionTimeout: 3_000, socketTimeout: 30_000 },
     });
