@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { ORPHAN_MIN_AGE_MS, sweepOrphanImages } from '../src/catalog/image-sweep.ts';
@@ -183,10 +183,17 @@ for (const storage of IMAGE_STORAGES) {
     });
 
     describe('refused uploads change nothing', () => {
+      /** The images with files in storage, before the test's upload. */
+      let stored: string[];
+      const storedImages = async () => (await ctx.storage.imageFolders()).map((f) => f.imageId).sort();
+      beforeEach(async () => {
+        stored = await storedImages();
+      });
       const unchanged = async (productId: string, before: { modifiedOn: string; images: unknown[] }) => {
         const now = await product(productId);
         assert.equal(now.modifiedOn, before.modifiedOn);
         assert.deepEqual(now.images, before.images);
+        assert.deepEqual(await storedImages(), stored, 'no file was left in storage');
       };
 
       test('not an image: 400, whatever its name says', async () => {
