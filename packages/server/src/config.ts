@@ -35,6 +35,10 @@ export interface Config {
   trustProxy: string[];
   /** Where image files live: the folder DATA_DIR/images, or an S3 bucket (IMAGE_STORAGE_URL). */
   imageStorage: { kind: 'folder' } | ({ kind: 's3' } & S3Settings);
+  /** The bearer token /metrics asks for; unset: /metrics is open to whoever reaches the port. */
+  metricsToken: string | undefined;
+  /** Where `emporium worker` serves /metrics; unset: the worker has no listener. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -160,6 +164,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    // A bearer token is sent as one header word; a short one could be guessed.
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces');
+  }
   return {
     port,
     host,
@@ -182,5 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutSeconds: integer(env, 'REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_SECONDS, 1, 3600),
     trustProxy: proxyList(env, 'TRUST_PROXY'),
     imageStorage: imageStorage(env),
+    metricsToken,
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };
 }

@@ -77,7 +77,7 @@ describe('while the S3 store is down', () => {
       const cached = await serve(shown, { 'if-none-match': String(served.headers.etag) });
       assert.equal(cached.statusCode, 304, 'a cached copy is still confirmed without the store');
       const ready = await readyz();
-      assertError(ready, 503, 'SERVICE_UNAVAILABLE', null, /image storage/);
+      assertError(ready, 503, 'SERVICE_UNAVAILABLE', null, /^not ready: image storage is unreachable$/);
     } finally {
       await s3.resume();
     }
