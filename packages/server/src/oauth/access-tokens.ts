@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
-import { digest } from '../secrets.ts';
+import { digestHex } from '../secrets.ts';
 import { VersionedCache } from '../versioned-cache.ts';
 
 /** How often a grant's last-used time is written: once a minute is enough to show it. */
@@ -62,11 +62,11 @@ export async function authenticateAccessToken(
   deps: Deps,
   presented: string,
 ): Promise<AccessTokenCredential | undefined> {
-  const tokenDigest = digest(presented);
-  const cacheKey = tokenDigest.toString('hex');
+  const cacheKey = digestHex(presented);
   const now = deps.clock.now();
   let token = deps.tokens.latest(cacheKey);
   if (!token) {
+    const tokenDigest = Buffer.from(cacheKey, 'hex');
     const generation = deps.tokens.generation;
     // Confirms a refreshed pair on its token's first use, and records the grant's use then.
     const [row] = await queryPrepared(
