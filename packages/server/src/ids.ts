@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { randomPoolBytes } from './random-pool.ts';
 
 /** Id generation is a dependency (habit 6); ids are random, never sequential (api-details 0). */
 export interface Ids {
@@ -12,24 +13,11 @@ export interface Ids {
 export const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 export const randomIds: Ids = {
-  objectId: () => randomBytes(12).toString('hex'),
+  objectId: () => randomPoolBytes(12).toString('hex'),
   uuid: () => randomUUID(),
 };
 
-/**
- * Request ids (the error body's contextId): 8 characters of 48 random bits, cut from a pool so
- * that a request costs no call into the system's random source (it showed in profiles).
- */
+/** Request ids (the error body's contextId): 8 characters of 48 random bits. */
 export function requestIds(): () => string {
-  const ID_BYTES = 6;
-  let pool = Buffer.alloc(0);
-  let offset = 0;
-  return () => {
-    if (offset + ID_BYTES > pool.length) {
-      pool = randomBytes(1024 * ID_BYTES);
-      offset = 0;
-    }
-    offset += ID_BYTES;
-    return pool.toString('base64url', offset - ID_BYTES, offset);
-  };
+  return () => randomPoolBytes(6).toString('base64url');
 }

@@ -1,11 +1,12 @@
-import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
+import { randomPoolBytes } from './random-pool.ts';
 
 /**
  * High-entropy secrets (API keys, later tokens and client secrets): 256 random bits with a type
  * prefix a leak scanner can find (security SC-3), stored only as a SHA-256 digest (SC-1).
  */
 export function newSecret(prefix: string): string {
-  return prefix + randomBytes(32).toString('base64url');
+  return prefix + randomPoolBytes(32).toString('base64url');
 }
 
 export function digest(secret: string): Buffer {
