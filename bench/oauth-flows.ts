@@ -2,7 +2,7 @@
  * The two other round trips of a token's life, beside the refresh grant (oauth.bench.ts): the
  * code exchange, and the first API call with a refreshed pair's access token, which confirms the
  * pair (api-details 8). Each is one call of a database function (oauth_redeem_code,
- * oauth_confirm_by_use); this measures what that costs end to end.
+ * oauth_authenticate, which confirms); this measures what that costs end to end.
  *
  * `count` codes are issued before the clock starts (as owners' Allows would), then exchanged by
  * `connections` clients at once. Each pair is then refreshed once, outside the measured path, and

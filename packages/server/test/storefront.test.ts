@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { STORE_COOKIE } from '../src/store/csrf.ts';
+import { StorePageCache } from '../src/store/page-cache.ts';
+import { storePageList } from '../src/store/storefront.read.ts';
+import { changingAfter } from './helpers/between-queries.ts';
 import { TestBrowser } from './helpers/browser.ts';
 import { createProduct, money, multipartFile, physical, variant } from './helpers/factories.ts';
 import { pathOf, storeGetter } from './helpers/storefront.ts';
@@ -80,6 +83,28 @@ describe('a store page', () => {
     const bad = await get(`${store(s)}/shop?page=zero`);
     assert.equal(bad.statusCode, 400);
     assert.match(bad.body, /page: a whole number/);
+  });
+
+  test('a product renamed while its page is being read is listed, by its new name', async () => {
+    const s = await ctx.site();
+    const mug = await createProduct(s, physical(s, { name: 'Old Name', isVisible: true }));
+    // The rename lands between the page's query and the reading of its products.
+    const { pool, state } = changingAfter(
+      ctx.api.pool,
+      /order by "products"\."created_on" desc/,
+      async () => {
+        const res = await s.call({
+          method: 'POST',
+          url: `${PRODUCTS}/${mug.id}`,
+          payload: { name: 'New Name' },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      },
+    );
+    const deps = { api: { ...ctx.api, pool }, secure: false, pages: new StorePageCache() };
+    const body = await storePageList(deps, s.websiteId, 'shop', 1);
+    assert.ok(state.changed);
+    assert.match(body, /<h2>New Name<\/h2>/);
   });
 
   test('a disabled store page and its products answer 404', async () => {

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
 import { startEmbedded } from './embedded.ts';
-import { migrateToLatest } from './migrate.ts';
+import { migrateToLatest, newerMigrations } from './migrate.ts';
 
 export interface Connection extends DatabaseHandle {
   /** Closes the pool, then stops the embedded server if this process owns it. */
@@ -18,7 +18,13 @@ export async function connect(
     : await startEmbedded(config.dataDir, { keepRunning: true });
   const handle = openDatabase(config.databaseUrl ?? embedded!.url, { max: poolSize });
   try {
-    await migrateToLatest(handle.db);
+    const newer = await newerMigrations(handle.db);
+    if (newer.length) {
+      // One line for the operator, on stderr as the embedded database's (stdout is the log).
+      process.stderr.write(
+        `emporium: the database is migrated past this release (${newer.join(', ')}); running on it\n`,
+      );
+    } else await migrateToLatest(handle.db);
   } catch (error) {
     await handle.close();
     await embedded?.stop();

@@ -53,7 +53,10 @@ type Deps = Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; ids: Ids; toke
  * retired by its sibling's confirmation. A token is cached once its pair is confirmed; a
  * revocation empties the cache of every instance as the database announces it (security RS-5),
  * and while an instance cannot hear the announcements it asks the database every time. The
- * first call with the token of a refreshed pair confirms that pair (api-details 8).
+ * first call with the token of a refreshed pair confirms that pair (api-details 8), in the same
+ * round trip (the database's oauth_authenticate, migration 021): of many parallel first calls
+ * one confirms and all succeed (security RT-6); a call with a sibling whose pair lost the race
+ * fails.
  */
 export async function authenticateAccessToken(
   deps: Deps,
@@ -65,28 +68,19 @@ export async function authenticateAccessToken(
   let token = deps.tokens.latest(cacheKey);
   if (!token) {
     const generation = deps.tokens.generation;
+    // Confirms a refreshed pair on its token's first use, and records the grant's use then.
     const [row] = await queryPrepared(
       deps.pool,
-      deps.db
-        .selectFrom('oauth_access_tokens as t')
-        .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-        .select([
-          't.grant_id',
-          't.pending',
-          't.expires_at',
-          'g.client_id',
-          'g.website_id',
-          'g.scopes',
-          'g.last_used_at',
-        ])
-        .where('t.token_digest', '=', tokenDigest)
-        .where('t.revoked_at', 'is', null)
-        .where('g.revoked_at', 'is', null),
+      sql<{
+        grant_id: string;
+        expires_at: Date;
+        client_id: string;
+        website_id: string;
+        scopes: string[];
+        last_used_at: Date | null;
+      }>`SELECT * FROM oauth_authenticate(${tokenDigest}, ${now})`.compile(deps.db),
     );
-    if (!row || row.expires_at <= now) return undefined;
-    // Confirming records the grant's use too (migration 017).
-    const confirmed = row.pending && (await confirmByUse(deps, tokenDigest, now));
-    if (row.pending && !confirmed) return undefined;
+    if (!row) return undefined;
     token = {
       credential: {
         kind: 'access_token',
@@ -96,7 +90,7 @@ export async function authenticateAccessToken(
         scopes: row.scopes,
       },
       expiresAt: row.expires_at.getTime(),
-      lastUsedAt: confirmed ? now.getTime() : (row.last_used_at?.getTime() ?? 0),
+      lastUsedAt: row.last_used_at?.getTime() ?? 0,
     };
     deps.tokens.set(cacheKey, 0, token, generation);
   }
@@ -110,19 +104,4 @@ export async function authenticateAccessToken(
       .execute();
   }
   return token.credential;
-}
-
-/**
- * The first use of a refreshed pair's access token confirms the pair, in one round trip under
- * the grant's lock (the database's oauth_confirm_by_use, migrations 014 and 017), which records
- * the grant's last use as well: of many parallel first calls one confirms and all succeed
- * (security RT-6); a call with a sibling whose pair lost the race fails. True when the token is
- * still live.
- */
-async function confirmByUse(deps: Deps, tokenDigest: Buffer, now: Date): Promise<boolean> {
-  const [row] = await queryPrepared(
-    deps.pool,
-    sql<{ live: boolean }>`SELECT oauth_confirm_by_use(${tokenDigest}, ${now}) AS live`.compile(deps.db),
-  );
-  return row!.live;
 }

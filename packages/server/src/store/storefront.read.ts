@@ -15,6 +15,7 @@ import {
 } from './store.repo.ts';
 import type { StoreDeps } from './store-deps.ts';
 import { storePagePath } from '../catalog/store-urls.ts';
+import { settledPage } from '../pagination/settled-page.ts';
 
 /** Products a store page lists at a time: a grid of 2, 3 or 4 columns fills evenly. */
 export const STORE_PAGE_SIZE = 24;
@@ -81,32 +82,37 @@ export async function storePageList(
   const storePage = found.page;
   if (!storePage) throw new NotFound('There is no such page in this store.');
   const store = { websiteId, title: found.title };
-  const heads = await deps.api.lists.pageHeads(websiteId, `store page ${storePage.id} ${n}`, () =>
-    shownProductPage(deps.api, websiteId, storePage.id, (n - 1) * STORE_PAGE_SIZE, STORE_PAGE_SIZE + 1),
-  );
-  const shown = heads.slice(0, STORE_PAGE_SIZE);
-  const key = `${websiteId} ${storePage.id} ${storePage.title} ${store.title} ${n} ${heads.length} ${shown
-    .map((h) => `${h.id}@${h.version}`)
-    .join(',')}`;
-  const cached = deps.pages.lists.at(key, 0);
-  if (cached) return cached;
-  const generation = deps.pages.lists.generation;
-  const rows = shown.length
-    ? await selectProducts(
-        deps.api.db,
-        websiteId,
-        shown.map((h) => h.id),
-      )
-    : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  // Each product as it was listed: one changed or hidden since is left out, and the list not kept.
-  const products = shown.flatMap((h) => {
-    const row = byId.get(h.id);
-    return row && row.modified_on.getTime() === h.version && row.is_visible ? [row] : [];
+  const read = () =>
+    shownProductPage(deps.api, websiteId, storePage.id, (n - 1) * STORE_PAGE_SIZE, STORE_PAGE_SIZE + 1);
+  return settledPage(async (fresh) => {
+    const heads = fresh
+      ? await read()
+      : await deps.api.lists.pageHeads(websiteId, `store page ${storePage.id} ${n}`, read);
+    const shown = heads.slice(0, STORE_PAGE_SIZE);
+    const key = `${websiteId} ${storePage.id} ${storePage.title} ${store.title} ${n} ${heads.length} ${shown
+      .map((h) => `${h.id}@${h.version}`)
+      .join(',')}`;
+    const cached = deps.pages.lists.at(key, 0);
+    if (cached) return { body: cached, complete: true };
+    const generation = deps.pages.lists.generation;
+    const rows = shown.length
+      ? await selectProducts(
+          deps.api.db,
+          websiteId,
+          shown.map((h) => h.id),
+        )
+      : [];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // Each product as it was listed: one changed or hidden since is left out (settled-page.ts).
+    const products = shown.flatMap((h) => {
+      const row = byId.get(h.id);
+      return row && row.modified_on.getTime() === h.version && row.is_visible ? [row] : [];
+    });
+    const body = listPage(store, storePage, products, n, heads.length > STORE_PAGE_SIZE).value;
+    const complete = products.length === shown.length;
+    if (complete) deps.pages.lists.set(key, 0, body, generation);
+    return { body, complete };
   });
-  const body = listPage(store, storePage, products, n, heads.length > STORE_PAGE_SIZE).value;
-  if (products.length === shown.length) deps.pages.lists.set(key, 0, body, generation);
-  return body;
 }
 
 function listPage(store: StoreFrame, page: StorePageLink, products: ProductRow[], n: number, more: boolean) {
