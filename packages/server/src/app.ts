@@ -38,6 +38,7 @@ import { ACCESS_TOKEN_PREFIX } from './oauth/tokens.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
 import { storefront } from './store/store.plugin.ts';
+import { metricsRoutes, registerRequestMetrics } from './metrics/metrics.routes.ts';
 import { ownerWeb } from './web/web.plugin.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
 
@@ -104,6 +105,8 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     done();
   });
 
+  registerRequestMetrics(app, api.metrics);
+
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -135,7 +138,8 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(healthRoutes, { db: deps.db });
+  await app.register(healthRoutes, { db: deps.db, redis: deps.redis });
+  await app.register(metricsRoutes, { metrics: api.metrics, token: deps.config.metricsToken });
 
   const apiDeps = api;
   const keyDeps = { db: deps.db, pool: deps.pool, clock: deps.clock, keys: apiKeyCache(deps.changes) };

@@ -32,6 +32,10 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For gives the client's address. */
   trustProxy: string[];
+  /** The bearer token /metrics asks for; unset: /metrics is open to whoever reaches the port. */
+  metricsToken: string | undefined;
+  /** Where `emporium worker` serves /metrics; unset: the worker has no listener. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -122,6 +126,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    // A bearer token is sent as one header word; a short one could be guessed.
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces');
+  }
   return {
     port,
     host,
@@ -143,5 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSite: boolean(env, 'DEMO_SITE', true),
     requestTimeoutSeconds: integer(env, 'REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_SECONDS, 1, 3600),
     trustProxy: proxyList(env, 'TRUST_PROXY'),
+    metricsToken,
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };
 }

@@ -8,7 +8,9 @@ import type { ChangeFeed } from './db/change-feed.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import type { Ids } from './ids.ts';
 import type { Jobs } from './jobs/queue.ts';
+import { queueStats } from './jobs/queue-stats.ts';
 import type { ImageStorage } from './media/storage.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { accessTokenCache, type AccessTokenCache } from './oauth/access-tokens.ts';
 import { clientCache, type ClientCache } from './oauth/client-cache.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
@@ -24,7 +26,12 @@ export interface AppDeps {
     Partial<
       Pick<
         Config,
-        'productCacheMb' | 'signInPerMinute' | 'requestTimeoutSeconds' | 'trustProxy' | 'orderImportsPerHour'
+        | 'productCacheMb'
+        | 'signInPerMinute'
+        | 'requestTimeoutSeconds'
+        | 'trustProxy'
+        | 'orderImportsPerHour'
+        | 'metricsToken'
       >
     >;
   db: Db;
@@ -43,6 +50,8 @@ export interface AppDeps {
   webhooks: WebhookSettings;
   /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
   redis?: Redis;
+  /** The process's metrics (processMetrics below); unset, apiDeps makes them without Node's process metrics. */
+  metrics?: Metrics;
   /** A pino destination for tests; the process's stdout otherwise. */
   logStream?: NodeJS.WritableStream;
 }
@@ -67,6 +76,8 @@ export interface ApiDeps {
   orders: OrderCaches;
   /** Orders a website may import a hour through API keys. */
   orderImportsPerHour: number;
+  /** Counts and timings for /metrics. */
+  metrics: Metrics;
 }
 
 /** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
@@ -86,9 +97,15 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
     clients: clientCache(deps.changes),
     orders: orderCaches(deps.changes),
     orderImportsPerHour: deps.config.orderImportsPerHour ?? DEFAULT_ORDER_IMPORTS_PER_HOUR,
+    metrics: deps.metrics ?? processMetrics(deps, false),
     documents: productDocuments(
       (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
       deps.changes,
     ),
   };
+}
+
+/** The metrics of a process on this database: its pool, the shared job queues, and with `node`, Node's own. */
+export function processMetrics(deps: Pick<AppDeps, 'pool' | 'db' | 'clock'>, node = true): Metrics {
+  return new Metrics({ pool: deps.pool, queues: queueStats(deps.db, deps.clock), processMetrics: node });
 }

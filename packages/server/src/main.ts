@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { buildApp } from './app.ts';
-import { apiDeps } from './deps.ts';
+import { apiDeps, processMetrics } from './deps.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { sweepOrphanImages } from './catalog/image-sweep.ts';
@@ -13,6 +13,7 @@ import { sweepExpiredRows } from './expired-rows.ts';
 import { randomIds } from './ids.ts';
 import { Jobs } from './jobs/queue.ts';
 import { FileImageStorage } from './media/storage.ts';
+import { listenForMetrics } from './metrics/metrics-server.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
 import { websiteUrl } from './catalog/store-urls.ts';
 import { attemptDelivery, webhookSettings } from './webhooks/delivery.ts';
@@ -61,6 +62,7 @@ export async function serve(config: Config): Promise<void> {
     jobs,
     config,
     redis,
+    metrics: processMetrics({ ...deps, pool: connection.pool }),
     cursorKey: await serverSecret(connection.db, 'cursor'),
     csrfKey: await serverSecret(connection.db, 'csrf'),
     webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
@@ -160,12 +162,13 @@ export async function work(config: Config): Promise<void> {
   const connection = await connect(config, 5);
   const jobs = new Jobs(connection.url, config.imageJobTimeoutSeconds);
   await jobs.start();
+  const deps = { db: connection.db, pool: connection.pool, clock: systemClock };
+  const metrics = processMetrics(deps);
   const api = apiDeps({
-    db: connection.db,
-    pool: connection.pool,
-    clock: systemClock,
+    ...deps,
     ids: randomIds,
     config,
+    metrics,
     cursorKey: await serverSecret(connection.db, 'cursor'),
     storage: imageStorage(config),
     jobs,
@@ -182,17 +185,29 @@ export async function work(config: Config): Promise<void> {
       report('queuing again the images of dead workers failed'),
     ),
   ];
+  // Without METRICS_PORT the worker listens nowhere; the queue metrics are the same on every serve
+  // instance. Opened before any job is taken, so that a port in use stops start-up first.
+  const listener =
+    config.metricsPort === undefined
+      ? undefined
+      : await listenForMetrics(metrics, {
+          host: config.host,
+          port: config.metricsPort,
+          token: config.metricsToken,
+        });
   const workers = Math.max(1, config.imageWorkers);
   await jobs.workImages(workers, imageHandlers(api));
   await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
+  const address = listener?.server.address();
   process.stdout.write(
-    `emporium worker: ${workers} image worker${workers === 1 ? '' : 's'}, ${config.webhookWorkers} webhook delivery poller${config.webhookWorkers === 1 ? '' : 's'} started\n`,
+    `emporium worker: ${workers} image worker${workers === 1 ? '' : 's'}, ${config.webhookWorkers} webhook delivery poller${config.webhookWorkers === 1 ? '' : 's'} started${typeof address === 'object' && address ? `; metrics on port ${address.port}` : ''}\n`,
   );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     sweepers.forEach(clearInterval);
+    await listener?.close();
     await jobs.stop(); // the job in hand finishes; an unfinished one is handed out again
     await connection.shutdown();
     process.exit(0);

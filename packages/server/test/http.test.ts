@@ -353,7 +353,10 @@ describe('store pages and website', () => {
 describe('health', () => {
   test('/healthz and /readyz answer without credentials', async () => {
     assert.deepEqual((await ctx.app.inject({ method: 'GET', url: '/healthz' })).json(), { status: 'ok' });
-    assert.deepEqual((await ctx.app.inject({ method: 'GET', url: '/readyz' })).json(), { status: 'ok' });
+    assert.deepEqual((await ctx.app.inject({ method: 'GET', url: '/readyz' })).json(), {
+      status: 'ok',
+      checks: { database: 'ok' },
+    });
   });
 });
 

@@ -6,6 +6,7 @@ import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import type { Jobs, ImageJobData, ImageJobHolder } from '../jobs/queue.ts';
 import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage } from '../media/images.ts';
 import type { ImageStorage } from '../media/storage.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import * as images from './images.repo.ts';
 import { changeProduct } from './product-changes.ts';
 import { checkServed, notShown, SERVED, type ApiVersion } from './product-types.ts';
@@ -23,6 +24,11 @@ const MAX_FILE_NAME = 255;
 export interface ImageDeps extends CatalogDeps {
   storage: ImageStorage;
   jobs: Jobs;
+}
+
+/** What a worker processing images needs beside: where processing times are counted. */
+export interface ImageWorkerDeps extends ImageDeps {
+  metrics: Pick<Metrics, 'imageStarted'>;
 }
 
 /** The last path segment of a client's file name, whichever separator its system uses. */
@@ -228,12 +234,13 @@ async function finish(deps: ImageDeps, image: ImagesTable, changes: Partial<Imag
  * The image names its holder while PROCESSING, so that others can tell when that worker died.
  */
 export async function processImage(
-  deps: ImageDeps,
+  deps: ImageWorkerDeps,
   { imageId }: ImageJobData,
   holder: ImageJobHolder,
 ): Promise<void> {
   const image = await images.claimImage(deps.db, imageId, holder);
   if (!image) return;
+  const timed = deps.metrics.imageStarted();
   try {
     const rendered = await renderWidths(
       deps.storage.localPath(imageId, 'original'),
@@ -241,12 +248,15 @@ export async function processImage(
       (name, bytes) => deps.storage.put(imageId, name, bytes),
     );
     await finish(deps, image, { status: 'READY', ...rendered });
+    timed('ready');
   } catch (error) {
     if (!(error instanceof UndecodableImage)) {
+      timed('retry');
       await images.releaseImage(deps.db, imageId, holder); // waiting for its retry
       throw error;
     }
     await finish(deps, image, { status: 'ERROR' });
+    timed('error');
   }
 }
 
@@ -273,7 +283,7 @@ export async function requeueLostImages(deps: Pick<ImageDeps, 'db' | 'jobs'>): P
 }
 
 /** What a worker does with image jobs. */
-export function imageHandlers(deps: ImageDeps) {
+export function imageHandlers(deps: ImageWorkerDeps) {
   return {
     process: (data: ImageJobData, holder: ImageJobHolder) => processImage(deps, data, holder),
     failed: (data: ImageJobData) => imageFailed(deps, data),

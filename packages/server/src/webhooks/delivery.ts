@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../db/schema.ts';
 import type { WebhookJobData } from '../jobs/queue.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { OutboxDeps } from './outbox.ts';
 import { postNotification, type PostResult, type PostSettings } from './notification-post.ts';
 import { signature, subscriptionSecret } from './signature.ts';
@@ -17,6 +18,7 @@ export interface WebhookSettings extends PostSettings {
 export interface DeliveryDeps extends OutboxDeps {
   db: Db;
   webhooks: WebhookSettings;
+  metrics: Pick<Metrics, 'webhookAttempted' | 'webhookDone'>;
 }
 
 /** api-details 7: a receiver has 10 seconds to answer. */
@@ -92,6 +94,7 @@ export async function attemptDelivery(deps: DeliveryDeps, job: WebhookJobData): 
   // A deleted subscription wants nothing more, except the uninstall notice that deleted it.
   if (delivery.current_url === null && delivery.topic !== 'extension.uninstall') {
     await finish(deps.db, delivery, { status: 'CANCELLED', completed_on: now });
+    deps.metrics.webhookDone('CANCELLED');
     return;
   }
   const result = await send(
@@ -134,6 +137,12 @@ async function record(
   } as const;
   if (!retry) {
     await finish(deps.db, delivery, outcome, attempt);
+    // Counted once written: an attempt whose record failed is made again and counted then.
+    deps.metrics.webhookAttempted(ok);
+    deps.metrics.webhookDone(
+      ok ? 'DELIVERED' : 'FAILED',
+      (at.getTime() - delivery.created_on.getTime()) / 1000,
+    );
     return;
   }
   await deps.db.transaction().execute(async (trx) => {
@@ -142,6 +151,7 @@ async function record(
       { deliveryId: delivery.id, attempt: failures, startAfterSeconds: wait / 1000 },
     ]);
   });
+  deps.metrics.webhookAttempted(false);
   if (wait < 1000) deps.jobs.wakeDeliveryWorkers();
 }
 

@@ -8,10 +8,11 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
-import { apiDeps, type ApiDeps } from '../../src/deps.ts';
+import { apiDeps, processMetrics, type ApiDeps } from '../../src/deps.ts';
 import { imageHandlers } from '../../src/catalog/images.service.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
 import { FileImageStorage, type ImageStorage } from '../../src/media/storage.ts';
+import type { Metrics } from '../../src/metrics/metrics.ts';
 import type { Clock } from '../../src/clock.ts';
 import { ChangeFeed } from '../../src/db/change-feed.ts';
 import { openDatabase, type Db } from '../../src/db/database.ts';
@@ -52,6 +53,8 @@ export interface TestContext {
   jobs: Jobs;
   /** The app's webhook settings, for calling delivery directly. */
   webhooks: WebhookSettings;
+  /** The app's metrics, which services called directly with this context count in. */
+  metrics: Metrics;
   /** The app's access token cache: services called with this context empty it as the app would. */
   tokens: AccessTokenCache;
   /** The app's change feed, live once started (tests wait for its events, never for time). */
@@ -108,6 +111,10 @@ export interface TestAppOptions {
   trustProxy?: string[];
   /** Order imports a website's API keys may make an hour (ORDER_IMPORTS_PER_HOUR); many by default. */
   orderImportsPerHour?: number;
+  /** The bearer token /metrics asks for (METRICS_TOKEN); none by default. */
+  metricsToken?: string;
+  /** With Node's process metrics, as `emporium serve` has them; without by default. */
+  processMetrics?: boolean;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -145,11 +152,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
       requestTimeoutSeconds: options.requestTimeoutSeconds,
       trustProxy: options.trustProxy,
       orderImportsPerHour: options.orderImportsPerHour ?? 100_000,
+      metricsToken: options.metricsToken,
     },
     cursorKey: randomBytes(32),
     csrfKey: randomBytes(32),
     webhooks: { ...webhookSettings(randomBytes(32), true), ...options.webhooks },
     redis: options.redis,
+    metrics: processMetrics({ db: handle.db, pool: handle.pool, clock }, options.processMetrics ?? false),
     logStream,
   };
   const api = apiDeps(appDeps);
@@ -184,6 +193,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     jobs,
     api,
     webhooks: api.webhooks,
+    metrics: api.metrics,
     tokens: api.tokens,
     storage: api.storage,
     changes,

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { after, before, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { buildApp } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { randomIds } from '../src/ids.ts';
+import { Jobs } from '../src/jobs/queue.ts';
+import { FileImageStorage } from '../src/media/storage.ts';
+import { freePort } from '../src/net.ts';
+import { webhookSettings } from '../src/webhooks/delivery.ts';
+import { assertError } from './helpers/shape.ts';
+import { testApp, type TestContext } from './helpers/test-app.ts';
+
+let ctx: TestContext;
+before(async () => {
+  ctx = await testApp({ logLevel: 'silent' });
+});
+after(() => ctx.close());
+
+/** A client as main.ts makes it, for a Redis at `url`. */
+function redisAt(url: string): Redis {
+  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+  redis.on('error', () => {});
+  return redis;
+}
+
+/** An app whose database is a closed port on 127.0.0.1, as when the database is down. */
+async function appWithoutDatabase(redis?: Redis) {
+  const handle = openDatabase(`postgres://nobody@127.0.0.1:${await freePort()}/none`, { max: 1 });
+  const app = await buildApp({
+    config: { baseUrl: 'http://x', authUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
+    db: handle.db,
+    pool: handle.pool,
+    storage: new FileImageStorage(os.tmpdir()),
+    jobs: new Jobs(handle.url),
+    clock: systemClock,
+    ids: randomIds,
+    cursorKey: Buffer.alloc(32),
+    csrfKey: Buffer.alloc(32),
+    webhooks: webhookSettings(Buffer.alloc(32), false),
+    redis,
+  });
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+test('/healthz answers ok; /readyz answers ok with each check it passed', async () => {
+  const health = await ctx.app.inject({ method: 'GET', url: '/healthz' });
+  assert.equal(health.statusCode, 200);
+  assert.deepEqual(health.json(), { status: 'ok' });
+  const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
+  assert.equal(ready.statusCode, 200);
+  assert.deepEqual(ready.json(), { status: 'ok', checks: { database: 'ok' } });
+});
+
+test('with Redis configured, /readyz checks it too', async (t) => {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const probe = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 1 });
+  try {
+    await probe.connect();
+  } catch {
+    probe.disconnect();
+    t.skip(`no Redis at ${url}`);
+    return;
+  }
+  probe.disconnect();
+  const redis = redisAt(url);
+  const withRedis = await testApp({ logLevel: 'silent', redis });
+  try {
+    const ready = await withRedis.app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 200, ready.body);
+    assert.deepEqual(ready.json(), { status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+  } finally {
+    await withRedis.close();
+    redis.disconnect();
+  }
+});
+
+test('Redis unreachable: /readyz is a 503 that names it, while /healthz and the API still answer', async () => {
+  const redis = redisAt(`redis://127.0.0.1:${await freePort()}`); // nothing listens there
+  const withRedis = await testApp({ logLevel: 'silent', redis });
+  try {
+    const ready = await withRedis.app.inject({ method: 'GET', url: '/readyz' });
+    assertError(ready, 503, 'SERVICE_UNAVAILABLE', null, /^not ready: redis is unreachable$/);
+    assert.equal((await withRedis.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    const site = await withRedis.site();
+    const list = await site.call({ method: 'GET', url: '/1.1/commerce/products' });
+    assert.equal(list.statusCode, 200, 'rate limits let requests pass while Redis is away');
+  } finally {
+    await withRedis.close();
+    redis.disconnect();
+  }
+});
+
+test('database unreachable: /readyz is a 503 that names it, and names every other check that failed', async () => {
+  const alone = await appWithoutDatabase();
+  try {
+    const ready = await alone.app.inject({ method: 'GET', url: '/readyz' });
+    assertError(ready, 503, 'SERVICE_UNAVAILABLE', null, /^not ready: database is unreachable$/);
+    assert.equal((await alone.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+  } finally {
+    await alone.close();
+  }
+
+  const redis = redisAt(`redis://127.0.0.1:${await freePort()}`);
+  const both = await appWithoutDatabase(redis);
+  try {
+    const ready = await both.app.inject({ method: 'GET', url: '/readyz' });
+    assertError(ready, 503, 'SERVICE_UNAVAILABLE', null, /^not ready: database and redis are unreachable$/);
+  } finally {
+    await both.close();
+    redis.disconnect();
+  }
+});
