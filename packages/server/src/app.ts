@@ -138,7 +138,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await app.register(healthRoutes, { db: deps.db, redis: deps.redis });
+  await app.register(healthRoutes, { db: deps.db, redis: deps.redis, storage: deps.storage });
   await app.register(metricsRoutes, { metrics: api.metrics, token: deps.config.metricsToken });
 
   const apiDeps = api;

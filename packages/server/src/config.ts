@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import type { S3Settings } from './media/s3-storage.ts';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For gives the client's address. */
   trustProxy: string[];
+  /** Where image files live: the folder DATA_DIR/images, or an S3 bucket (IMAGE_STORAGE_URL). */
+  imageStorage: { kind: 'folder' } | ({ kind: 's3' } & S3Settings);
   /** The bearer token /metrics asks for; unset: /metrics is open to whoever reaches the port. */
   metricsToken: string | undefined;
   /** Where `emporium worker` serves /metrics; unset: the worker has no listener. */
@@ -110,6 +113,41 @@ function proxyList(env: NodeJS.ProcessEnv, name: string): string[] {
   return items;
 }
 
+/** S3's rule for bucket names (3 to 63 lowercase letters, digits, dots and hyphens). */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const S3_SETTINGS = ['IMAGE_STORAGE_ENDPOINT', 'IMAGE_STORAGE_REGION', 'IMAGE_STORAGE_FORCE_PATH_STYLE'];
+
+function imageStorage(env: NodeJS.ProcessEnv): Config['imageStorage'] {
+  const raw = env.IMAGE_STORAGE_URL;
+  if (!raw) {
+    const stray = S3_SETTINGS.find((name) => env[name]);
+    if (stray) throw new ConfigError(`${stray} is set but IMAGE_STORAGE_URL is not`);
+    return { kind: 'folder' };
+  }
+  const match = /^s3:\/\/([^/]+)(\/.*)?$/.exec(raw);
+  if (!match || !BUCKET.test(match[1]!)) {
+    throw new ConfigError(`IMAGE_STORAGE_URL must be s3://bucket or s3://bucket/prefix, got "${raw}"`);
+  }
+  const folders = (match[2] ?? '').split('/').filter(Boolean);
+  if (folders.some((folder) => folder === '.' || folder === '..')) {
+    throw new ConfigError(`IMAGE_STORAGE_URL: the prefix may not hold . or .. folders, got "${raw}"`);
+  }
+  const endpoint = env.IMAGE_STORAGE_ENDPOINT ? origin(env, 'IMAGE_STORAGE_ENDPOINT', '') : undefined;
+  // A store of one's own (MinIO) needs no region; AWS needs one to sign with.
+  const region = env.IMAGE_STORAGE_REGION || env.AWS_REGION || undefined;
+  if (!region && !endpoint) {
+    throw new ConfigError('IMAGE_STORAGE_URL on AWS needs IMAGE_STORAGE_REGION (or AWS_REGION)');
+  }
+  return {
+    kind: 's3',
+    bucket: match[1]!,
+    prefix: folders.map((folder) => `${folder}/`).join(''),
+    endpoint,
+    region,
+    forcePathStyle: boolean(env, 'IMAGE_STORAGE_FORCE_PATH_STYLE', false),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -152,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSite: boolean(env, 'DEMO_SITE', true),
     requestTimeoutSeconds: integer(env, 'REQUEST_TIMEOUT_SECONDS', DEFAULT_REQUEST_TIMEOUT_SECONDS, 1, 3600),
     trustProxy: proxyList(env, 'TRUST_PROXY'),
+    imageStorage: imageStorage(env),
     metricsToken,
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };

@@ -12,7 +12,8 @@ import { serverSecret } from './db/server-secrets.ts';
 import { sweepExpiredRows } from './expired-rows.ts';
 import { randomIds } from './ids.ts';
 import { Jobs } from './jobs/queue.ts';
-import { FileImageStorage } from './media/storage.ts';
+import { S3ImageStorage } from './media/s3-storage.ts';
+import { FileImageStorage, type ImageStorage } from './media/storage.ts';
 import { listenForMetrics } from './metrics/metrics-server.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
 import { websiteUrl } from './catalog/store-urls.ts';
@@ -150,7 +151,9 @@ const LOST_IMAGES_MS = 5_000;
 /** Notifications each delivery poller posts side by side. */
 const DELIVERY_BATCH = 10;
 
-function imageStorage(config: Config): FileImageStorage {
+function imageStorage(config: Config): ImageStorage {
+  const { imageStorage: settings } = config;
+  if (settings.kind === 's3') return new S3ImageStorage(settings);
   return new FileImageStorage(path.join(config.dataDir, 'images'));
 }
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createProduct, physical } from './helpers/factories.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { testApp, type ImageStorageKind, type Site, type TestContext } from './helpers/test-app.ts';
 
 /**
  * What only a real socket shows: requests the HTTP parser refuses, bodies the server must stop
@@ -20,8 +20,8 @@ before(async () => {
 });
 after(() => ctx.close());
 
-async function listening(requestTimeoutSeconds?: number) {
-  const app = await testApp({ requestTimeoutSeconds });
+async function listening(requestTimeoutSeconds?: number, storage?: ImageStorageKind) {
+  const app = await testApp({ requestTimeoutSeconds, storage });
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   return { ctx: app, site: await app.site(), port: (app.app.server.address() as net.AddressInfo).port };
 }
@@ -146,27 +146,46 @@ describe('bodies the server stops reading', () => {
   });
 
   test('a streamed upload is cut off soon after it passes the limit: 413, connection closed', async () => {
-    const { socket, closed } = connect();
-    socket.write(`${uploadHead('Transfer-Encoding: chunked\r\n')}`);
-    const chunk = (data: Buffer | string) => `${Buffer.byteLength(data).toString(16)}\r\n${data}\r\n`;
-    socket.write(chunk(partHead));
-    const megabyte = 'x'.repeat(1024 * 1024);
-    let sent = 0;
-    let open = true;
-    socket.on('close', () => (open = false));
-    // At most 200 MB: the server must close long before that.
-    while (open && sent < 200) {
-      if (!socket.write(chunk(megabyte))) {
-        // A write after the server closed errors (EPIPE): that, too, is the end of the loop.
-        await Promise.race([once(socket, 'drain'), closed]).catch(() => {});
-      }
-      sent++;
-    }
-    const response = await closed;
+    const { response, sent } = await streamPastLimit(port, uploadPath);
     assertDocumented(response, 413, /larger than 20 MB/);
     assert.ok(sent < 100, `the server read ${sent} MB before closing`);
   });
+
+  test('on S3 storage too, once parts of it are stored: 413, and no object is left', async () => {
+    const s3App = await listening(undefined, 's3');
+    try {
+      const path = `/1.1/commerce/products/${(await createProduct(s3App.site, physical(s3App.site))).id}/images`;
+      const { response } = await streamPastLimit(s3App.port, path, s3App.site.apiKey);
+      assertDocumented(response, 413, /larger than 20 MB/);
+      assert.deepEqual(await s3App.ctx.storage.imageFolders(), []);
+    } finally {
+      await s3App.ctx.close();
+    }
+  });
 });
+
+/** Streams an upload in 1 MB chunks until the server closes the connection (200 MB at most). */
+async function streamPastLimit(to: number, path: string, apiKey = site.apiKey) {
+  const { socket, closed } = connect(to);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: x\r\n${auth(apiKey)}Content-Type: multipart/form-data; boundary=XX\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
+  const chunk = (data: Buffer | string) => `${Buffer.byteLength(data).toString(16)}\r\n${data}\r\n`;
+  socket.write(chunk('--XX\r\nContent-Disposition: form-data; name="file"; filename="big.jpg"\r\n\r\n'));
+  const megabyte = 'x'.repeat(1024 * 1024);
+  let sent = 0;
+  let open = true;
+  socket.on('close', () => (open = false));
+  // At most 200 MB: the server must close long before that.
+  while (open && sent < 200) {
+    if (!socket.write(chunk(megabyte))) {
+      // A write after the server closed errors (EPIPE): that, too, is the end of the loop.
+      await Promise.race([once(socket, 'drain'), closed]).catch(() => {});
+    }
+    sent++;
+  }
+  return { response: await closed, sent };
+}
 
 describe('slow clients', () => {
   let slowApp: Awaited<ReturnType<typeof listening>>;

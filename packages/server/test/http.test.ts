@@ -355,7 +355,7 @@ describe('health', () => {
     assert.deepEqual((await ctx.app.inject({ method: 'GET', url: '/healthz' })).json(), { status: 'ok' });
     assert.deepEqual((await ctx.app.inject({ method: 'GET', url: '/readyz' })).json(), {
       status: 'ok',
-      checks: { database: 'ok' },
+      checks: { database: 'ok', 'image storage': 'ok' },
     });
   });
 });

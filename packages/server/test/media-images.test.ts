@@ -26,6 +26,15 @@ test('renderWidths writes every width not wider than the original, two resizes a
   assert.deepEqual(written.sort(), ['1000w', '100w', '300w', '500w', '750w']);
 });
 
+test("renderWidths reads the file's bytes as it reads a path (an original from object storage)", async () => {
+  const written: string[] = [];
+  const result = await renderWidths(await fs.readFile(file), 'jpeg', async (name, bytes) => {
+    written.push(`${name} ${(await sharp(bytes).metadata()).width}`);
+  });
+  assert.deepEqual(result, { width: 1200, height: 800, widths: [100, 300, 500, 750, 1000] });
+  assert.deepEqual(written.sort(), ['1000w 1000', '100w 100', '300w 300', '500w 500', '750w 750']);
+});
+
 test('a failed write fails the render, and no write is still running when it throws', async () => {
   let running = 0;
   const broken = new Error('disk full');

@@ -57,7 +57,7 @@ test('/healthz answers ok; /readyz answers ok with each check it passed', async 
   assert.deepEqual(health.json(), { status: 'ok' });
   const ready = await ctx.app.inject({ method: 'GET', url: '/readyz' });
   assert.equal(ready.statusCode, 200);
-  assert.deepEqual(ready.json(), { status: 'ok', checks: { database: 'ok' } });
+  assert.deepEqual(ready.json(), { status: 'ok', checks: { database: 'ok', 'image storage': 'ok' } });
 });
 
 test('with Redis configured, /readyz checks it too', async (t) => {
@@ -76,7 +76,10 @@ test('with Redis configured, /readyz checks it too', async (t) => {
   try {
     const ready = await withRedis.app.inject({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 200, ready.body);
-    assert.deepEqual(ready.json(), { status: 'ok', checks: { database: 'ok', redis: 'ok' } });
+    assert.deepEqual(ready.json(), {
+      status: 'ok',
+      checks: { database: 'ok', 'image storage': 'ok', redis: 'ok' },
+    });
   } finally {
     await withRedis.close();
     redis.disconnect();

@@ -8,6 +8,21 @@ export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 const BATCH = 500;
 
 /**
+ * Removes the files of images whose rows are gone (or were never committed). A storage that fails
+ * meanwhile leaves them to the sweep below: the change that removed the rows has committed, and
+ * is not reported as failed for files nobody can reach any more.
+ */
+export async function removeFilesOf(storage: ImageStorage, imageIds: readonly string[]): Promise<void> {
+  for (const imageId of imageIds) {
+    try {
+      await storage.remove(imageId);
+    } catch {
+      // the sweep removes them once they are ORPHAN_MIN_AGE_MS old
+    }
+  }
+}
+
+/**
  * Removes image files that no image row owns: left by a crash between storing an upload and
  * committing it, or by an image added while its product was being deleted. Returns how many
  * images' files were removed.

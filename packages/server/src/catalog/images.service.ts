@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Db } from '../db/database.ts';
 import type { ImagesTable, ImageStatus } from '../db/schema.ts';
@@ -6,6 +5,8 @@ import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import type { Jobs, ImageJobData, ImageJobHolder } from '../jobs/queue.ts';
 import { declaredSize, detectFormat, MAX_PIXELS, renderWidths, UndecodableImage } from '../media/images.ts';
 import type { ImageStorage } from '../media/storage.ts';
+import { keepHead } from '../media/stream-head.ts';
+import { removeFilesOf } from './image-sweep.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import * as images from './images.repo.ts';
 import { changeProduct } from './product-changes.ts';
@@ -36,14 +37,18 @@ function basename(fileName: string): string {
   return (fileName.split(/[\\/]/).pop() ?? '').trim().slice(0, MAX_FILE_NAME);
 }
 
-async function firstBytes(file: string): Promise<Buffer> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+/**
+ * The first bytes of an upload kept while it streams to storage: they hold the header of most
+ * JPEGs and PNGs. A GIF or WebP, or a JPEG with larger metadata blocks, is read back instead.
+ */
+const HEAD_BYTES = 256 * 1024;
+
+/** The size an upload declares, from its head when that tells, else from the stored file. */
+async function uploadedSize(deps: ImageDeps, imageId: string, head: ReturnType<typeof keepHead>) {
+  const size = await declaredSize(head.bytes());
+  if (size || head.whole()) return size;
+  const stored = await deps.storage.source(imageId, 'original');
+  return stored === undefined ? undefined : declaredSize(stored);
 }
 
 /**
@@ -69,12 +74,12 @@ export async function uploadImage(
     throw error;
   }
   const imageId = deps.ids.objectId();
+  const head = keepHead(upload.stream, HEAD_BYTES);
   try {
-    await deps.storage.put(imageId, 'original', upload.stream);
-    const file = deps.storage.localPath(imageId, 'original');
-    const format = detectFormat(await firstBytes(file));
+    await deps.storage.put(imageId, 'original', head.stream);
+    const format = detectFormat(head.bytes());
     if (!format) throw new ValidationError('file: not a JPEG, PNG, GIF or WebP image');
-    const size = await declaredSize(file);
+    const size = await uploadedSize(deps, imageId, head);
     if (!size) throw new ValidationError('file: the image cannot be read');
     if (size.width * size.height > MAX_PIXELS) {
       throw new ValidationError(`file: ${size.width}x${size.height} is over ${MAX_PIXELS / 1e6} megapixels`);
@@ -109,7 +114,10 @@ export async function uploadImage(
       api,
     );
   } catch (error) {
-    await deps.storage.remove(imageId);
+    // The rest of a body storage stopped reading (an outage) is read and dropped, so that the
+    // answer reaches the client.
+    upload.stream.resume();
+    await removeFilesOf(deps.storage, [imageId]);
     throw error;
   }
   deps.jobs.wakeImageWorkers();
@@ -212,7 +220,7 @@ export async function deleteImage(
     },
     api,
   );
-  await deps.storage.remove(imageId);
+  await removeFilesOf(deps.storage, [imageId]);
 }
 
 /** Ends an image READY or ERROR, as a change of its product (availableFormats, modifiedOn). */
@@ -242,10 +250,11 @@ export async function processImage(
   if (!image) return;
   const timed = deps.metrics.imageStarted();
   try {
-    const rendered = await renderWidths(
-      deps.storage.localPath(imageId, 'original'),
-      image.format,
-      (name, bytes) => deps.storage.put(imageId, name, bytes),
+    // A storage outage throws here or in a write: the job is retried, the image stays QUEUED.
+    const original = await deps.storage.source(imageId, 'original');
+    if (original === undefined) throw new UndecodableImage('the original is gone');
+    const rendered = await renderWidths(original, image.format, (name, bytes) =>
+      deps.storage.put(imageId, name, bytes),
     );
     await finish(deps, image, { status: 'READY', ...rendered });
     timed('ready');

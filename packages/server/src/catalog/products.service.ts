@@ -25,6 +25,7 @@ import {
   type ApiVersion,
 } from './product-types.ts';
 import type { ImageStorage } from '../media/storage.ts';
+import { removeFilesOf } from './image-sweep.ts';
 import * as images from './images.repo.ts';
 import { changeProduct } from './product-changes.ts';
 import { getProduct, type ProductJson } from './products.read.ts';
@@ -247,5 +248,5 @@ export async function deleteProduct(
   if (notified) deps.jobs.wakeDeliveryWorkers();
   deps.documents.invalidate(productId, GONE);
   deps.lists.changed(websiteId);
-  for (const imageId of imageIds) await deps.storage.remove(imageId);
+  await removeFilesOf(deps.storage, imageIds);
 }

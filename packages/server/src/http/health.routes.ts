@@ -3,12 +3,15 @@ import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { ServiceUnavailable } from '../errors.ts';
+import type { ImageStorage } from '../media/storage.ts';
 
 /** What an instance needs to serve requests. */
 export interface ReadinessDeps {
   db: Db;
   /** Shared rate-limit counts (REDIS_URL), checked only when configured. */
   redis?: Redis;
+  /** Where image files live: its folder, or its S3 bucket. */
+  storage: ImageStorage;
 }
 
 /** A dependency that does not answer within this is as good as down for a request. */
@@ -16,9 +19,10 @@ const CHECK_TIMEOUT_MS = 1_000;
 
 /** The dependencies /readyz checks, by name: each resolves when that one answers. */
 function readinessChecks(deps: ReadinessDeps): Record<string, () => Promise<unknown>> {
-  const { db, redis } = deps;
+  const { db, redis, storage } = deps;
   return {
     database: () => sql`SELECT 1`.execute(db),
+    'image storage': () => storage.check(),
     ...(redis && { redis: () => redis.ping() }),
   };
 }

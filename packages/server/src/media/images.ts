@@ -54,7 +54,9 @@ export function detectFormat(head: Buffer): ImageFormat | undefined {
  * and height). Reads the header only: a small file that declares enormous dimensions costs
  * nothing here and is refused by its caller.
  */
-export async function declaredSize(file: string): Promise<{ width: number; height: number } | undefined> {
+export async function declaredSize(
+  file: string | Buffer,
+): Promise<{ width: number; height: number } | undefined> {
   const sharp = await loadSharp();
   try {
     // No pixel limit for a header: the caller refuses what is too large, with a clear message.
@@ -83,7 +85,8 @@ const SHRINKS_ON_LOAD: ReadonlySet<ImageFormat> = new Set(['jpeg', 'webp']);
  * sharp's `limitInputPixels` refuses a decompression bomb before decoding.
  */
 export async function renderWidths(
-  file: string,
+  /** A local path, or the file's bytes. */
+  file: string | Buffer,
   format: ImageFormat,
   write: (name: string, bytes: Buffer) => Promise<void>,
 ): Promise<{ width: number; height: number; widths: number[] }> {

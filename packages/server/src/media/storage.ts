@@ -10,31 +10,52 @@ export interface ImageStorage {
   put(imageId: string, name: string, data: Buffer | Readable): Promise<void>;
   /** The file's bytes as a stream and its size, or undefined when there is no such file. */
   open(imageId: string, name: string): Promise<{ stream: Readable; size: number } | undefined>;
-  /** A local path sharp can read, for processing. */
-  localPath(imageId: string, name: string): string;
+  /**
+   * The file for a decoder: a local path where the storage has one (no copy in memory), else its
+   * bytes; undefined when there is no such file.
+   */
+  source(imageId: string, name: string): Promise<string | Buffer | undefined>;
   /** Removes every file of the image; nothing to remove is not an error. */
   remove(imageId: string): Promise<void>;
   /** Every image with files and when its files last changed, for the sweep of orphans. */
   imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]>;
+  /** Throws unless the storage can be reached and written now (readiness). */
+  check(): Promise<void>;
 }
 
-const ID = /^[a-f0-9]{24}$/;
+export const IMAGE_ID = /^[a-f0-9]{24}$/;
 const NAME = /^(original|\d{1,5}w)$/;
 
-/**
- * Files under one folder (DATA_DIR/images by default). Names are built from ids only, never from
- * user input, and checked: a path can never leave the folder.
- */
+/** Names are built from ids only, never from user input; checked all the same before any use. */
+export function checkFileName(imageId: string, name: string): void {
+  if (!IMAGE_ID.test(imageId) || !NAME.test(name))
+    throw new Error(`not an image file name: ${imageId}/${name}`);
+}
+
+/** Files under one folder (DATA_DIR/images by default); checked names never leave it. */
 export class FileImageStorage implements ImageStorage {
   constructor(private readonly root: string) {}
 
   private file(imageId: string, name: string): string {
-    if (!ID.test(imageId) || !NAME.test(name)) throw new Error(`not an image file name: ${imageId}/${name}`);
+    checkFileName(imageId, name);
     return path.join(this.root, imageId, name);
   }
 
-  localPath(imageId: string, name: string): string {
-    return this.file(imageId, name);
+  async source(imageId: string, name: string): Promise<string | undefined> {
+    const file = this.file(imageId, name);
+    try {
+      await fs.promises.access(file, fs.constants.R_OK);
+      return file;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async check(): Promise<void> {
+    // Made on first use, like the image folders under it.
+    await fs.promises.mkdir(this.root, { recursive: true });
+    await fs.promises.access(this.root, fs.constants.W_OK);
   }
 
   async put(imageId: string, name: string, data: Buffer | Readable): Promise<void> {
@@ -71,14 +92,14 @@ export class FileImageStorage implements ImageStorage {
   }
 
   async remove(imageId: string): Promise<void> {
-    if (!ID.test(imageId)) throw new Error(`not an image id: ${imageId}`);
+    if (!IMAGE_ID.test(imageId)) throw new Error(`not an image id: ${imageId}`);
     await fs.promises.rm(path.join(this.root, imageId), { recursive: true, force: true });
   }
 
   async imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]> {
     let entries: string[];
     try {
-      entries = (await fs.promises.readdir(this.root)).filter((entry) => ID.test(entry));
+      entries = (await fs.promises.readdir(this.root)).filter((entry) => IMAGE_ID.test(entry));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;

@@ -24,6 +24,7 @@ import { createOwner } from '../../src/owner/owners.service.ts';
 import { createWebsite } from '../../src/owner/websites.service.ts';
 import { attemptDelivery, webhookSettings, type WebhookSettings } from '../../src/webhooks/delivery.ts';
 import { freshDatabase } from './database.ts';
+import { TestS3Server } from './s3-server.ts';
 
 export const BASE_URL = 'https://api.emporium.test';
 export const AUTH_URL = 'https://login.emporium.test';
@@ -65,6 +66,10 @@ export interface TestContext {
   logs: string[];
   site(options?: SiteOptions): Promise<Site>;
   storage: ImageStorage;
+  /** Which storage the app keeps image files in. */
+  storageKind: ImageStorageKind;
+  /** The S3 server behind an 's3' storage, for outages. */
+  s3?: TestS3Server;
   /** Resolves once a worker of this app has finished the image's job (READY or ERROR). */
   imageProcessed(imageId: string): Promise<void>;
   close(): Promise<void>;
@@ -87,7 +92,22 @@ export interface Site {
 
 let sites = 0;
 
+export type ImageStorageKind = 'folder' | 's3';
+
+/**
+ * The storages the image tests run against. EMPORIUM_TEST_STORAGE=s3 (or folder) runs them on one
+ * only, e.g. while working on one of them.
+ */
+export const IMAGE_STORAGES: ImageStorageKind[] =
+  process.env.EMPORIUM_TEST_STORAGE === 's3' || process.env.EMPORIUM_TEST_STORAGE === 'folder'
+    ? [process.env.EMPORIUM_TEST_STORAGE]
+    : ['folder', 's3'];
+
 export interface TestAppOptions {
+  /** Where image files go: a temporary folder (the default), or an S3 server this app starts. */
+  storage?: ImageStorageKind;
+  /** The S3 server to use for 's3', instead of one of its own (which close() stops). */
+  s3?: TestS3Server;
   rateLimitPerMinute?: number;
   /** The owner pages' origin; an https one by default, so cookies are Secure. */
   authUrl?: string;
@@ -136,12 +156,16 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     await live;
   }
   const imagesDir = await fs.mkdtemp(path.join(os.tmpdir(), 'emporium-images-'));
+  const storageKind = options.storage ?? 'folder';
+  const ownS3 = storageKind === 's3' && !options.s3 ? await TestS3Server.start() : undefined;
+  const s3 = options.s3 ?? ownS3;
+  const storage = s3 && storageKind === 's3' ? s3.storage() : new FileImageStorage(imagesDir);
   const jobs = new Jobs(url);
   const appDeps = {
     ...deps,
     pool: handle.pool,
     changes,
-    storage: new FileImageStorage(imagesDir),
+    storage,
     jobs,
     config: {
       baseUrl: BASE_URL,
@@ -196,6 +220,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     metrics: api.metrics,
     tokens: api.tokens,
     storage: api.storage,
+    storageKind,
+    s3,
     changes,
     clock,
     url,
@@ -239,6 +265,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
       if (imageWorkers > 0 || webhookWorkers > 0) await jobs.stop();
       await changes?.stop();
       await fs.rm(imagesDir, { recursive: true, force: true });
+      await ownS3?.close();
       await handle.close();
     },
   };
