@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
@@ -17,15 +18,17 @@ import {
   type Server,
   type Worker,
 } from '../helpers/process.ts';
+import { S3_CREDENTIALS, TEST_BUCKET, TestS3Server } from '../helpers/s3-server.ts';
 import { TempFolders } from '../helpers/temp-folders.ts';
 import { assertSigned, Receiver } from '../helpers/webhooks.ts';
 
 /**
- * A deployment of several processes, as on one machine: two `emporium serve` instances and one
+ * A deployment of several processes as on several machines: two `emporium serve` instances and one
  * `emporium worker` on one database of the test run's PostgreSQL server, sharing Redis for the
- * rate-limit counts and one DATA_DIR for the image files. The instances run no workers of their
- * own (IMAGE_WORKERS=0, WEBHOOK_WORKERS=0), so every image and every notification is the worker's.
- * Requests alternate between the instances; the owner works on the first one's pages.
+ * rate-limit counts and an S3-compatible store for the image files, each with a DATA_DIR of its
+ * own. The instances run no workers (IMAGE_WORKERS=0, WEBHOOK_WORKERS=0), so every image and every
+ * notification is the worker's. Requests alternate between the instances; the owner works on the
+ * first one's pages.
  */
 
 /**
@@ -49,6 +52,7 @@ let owner: OwnerBrowser;
 let websiteId: string;
 let storePageId: string;
 let receiver: Receiver;
+let s3: TestS3Server | undefined;
 
 /** Fails the whole file, with the reason, when Redis is not there: the machines and CI have it. */
 async function assertRedisReachable(): Promise<void> {
@@ -73,22 +77,28 @@ before(async () => {
   databaseUrl = await freshDatabase();
   database = openDatabase(databaseUrl, { max: 1 });
   receiver = await new Receiver().start();
+  s3 = await TestS3Server.start();
   const env = {
-    DATA_DIR: folders.make('emporium-multi-'),
     DATABASE_URL: databaseUrl,
+    IMAGE_STORAGE_URL: `s3://${TEST_BUCKET}/multi-${randomBytes(4).toString('hex')}`,
+    IMAGE_STORAGE_ENDPOINT: s3.endpoint,
+    IMAGE_STORAGE_FORCE_PATH_STYLE: 'true',
+    ...S3_CREDENTIALS,
     REDIS_URL,
     RATE_LIMIT_PER_MINUTE: String(LIMIT),
     SIGN_IN_PER_MINUTE: '1000',
     WEBHOOK_ALLOW_PRIVATE: 'true',
   };
+  // A folder each: nothing but the store may carry an image from one process to another.
+  const own = () => ({ DATA_DIR: folders.make('emporium-multi-') });
   const instance = { ...env, IMAGE_WORKERS: '0', WEBHOOK_WORKERS: '0' };
   // The first makes the demo site; the others start beside it, on the same database.
   // All are awaited, so that `after` stops every one that runs even when another failed to start.
   const starts = await Promise.allSettled([
-    startServer(instance),
-    startServer({ ...instance, DEMO_SITE: 'false' }),
+    startServer({ ...instance, ...own() }),
+    startServer({ ...instance, ...own(), DEMO_SITE: 'false' }),
     // Two delivery pollers, so that a notification handed out twice would be posted twice.
-    startWorker({ ...env, DEMO_SITE: 'false', IMAGE_WORKERS: '1', WEBHOOK_WORKERS: '2' }),
+    startWorker({ ...env, ...own(), DEMO_SITE: 'false', IMAGE_WORKERS: '1', WEBHOOK_WORKERS: '2' }),
   ]);
   started.push(...starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : [])));
   const failed = starts.find((start) => start.status === 'rejected');
@@ -106,6 +116,7 @@ before(async () => {
 after(async () => {
   for (const { child, stop } of started) if (child.exitCode === null && !child.signalCode) await stop();
   await receiver?.stop();
+  await s3?.close();
   await database?.close();
   folders.removeAll();
 });
@@ -314,7 +325,7 @@ test('each notification is delivered once, by the worker process, whichever inst
   assert.equal(removed.status, 204, removed.body);
 });
 
-test('an image uploaded through one instance is resized by the worker and served by the other (one machine, one DATA_DIR)', async () => {
+test('an image uploaded through one instance is resized by the worker and served by the other, through the S3 store', async () => {
   const call = await apiKey('Images');
   const created = await call(a, 'POST', '/1.1/commerce/products', product('Pictured Mug'));
   assert.equal(created.status, 201, created.body);
