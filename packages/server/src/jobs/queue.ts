@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { WorkerLock } from './worker-lock.ts';
@@ -36,6 +37,12 @@ const WEBHOOK_QUEUE = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expir
 /** How often expired jobs are looked for (pg-boss's default is two minutes). */
 const MAINTENANCE_SECONDS = 5;
 
+/**
+ * The advisory lock (pg_advisory_lock(int, int), apart from the worker locks' first key) that one
+ * starting process at a time holds while it creates and updates the queues.
+ */
+const QUEUE_SETUP_LOCK = 0x71756575;
+
 /** The job queue: pg-boss in the service's own database (its schema `pgboss`). */
 export class Jobs {
   private readonly boss: PgBoss;
@@ -64,6 +71,13 @@ export class Jobs {
   async start(): Promise<void> {
     process.on('unhandledRejection', outlastUnawaitedCompletion);
     await this.boss.start();
+    // Processes starting at once on a new database deadlock in pg-boss's create_queue (each
+    // attaches a queue's table while another's insert of the same queue waits), and one of them
+    // would stop; so the queues are set up by one process at a time.
+    await oneAtATime(this.databaseUrl, () => this.setUpQueues());
+  }
+
+  private async setUpQueues(): Promise<void> {
     await this.boss.createQueue(IMAGE_FAILED_JOB, { name: IMAGE_FAILED_JOB, ...IMAGE_RETRIES });
     const queue = {
       name: IMAGE_JOB,
@@ -220,4 +234,17 @@ function outlastUnawaitedCompletion(reason: unknown): void {
     return;
   }
   throw reason;
+}
+
+/** Runs `fn` holding the queue set-up lock, on a connection of its own whose end releases it. */
+async function oneAtATime(databaseUrl: string, fn: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'emporium queue setup' });
+  client.on('error', () => {}); // a lost connection fails the query below, which start() reports
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1, 0)', [QUEUE_SETUP_LOCK]);
+    await fn();
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

@@ -3,14 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { systemClock } from '../../src/clock.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { randomIds } from '../../src/ids.ts';
-import { createClient } from '../../src/oauth/clients.service.ts';
-import { issueCode } from '../../src/oauth/codes.ts';
-import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
+import { connectedAppToken } from '../helpers/app-token.ts';
 import { freshDatabase } from '../helpers/database.ts';
-import { basic, REDIRECT_URI } from '../helpers/oauth.ts';
 import { request, startServer, type Server } from '../helpers/process.ts';
 import { assertSigned, Receiver } from '../helpers/webhooks.ts';
 
@@ -41,44 +35,6 @@ after(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** An access token of a new app for the demo website, the code issued as the consent page would. */
-async function accessToken(baseUrl: string, websiteId: string): Promise<string> {
-  const handle = openDatabase(env.DATABASE_URL!, { max: 1 });
-  const deps = { db: handle.db, clock: systemClock, ids: randomIds };
-  try {
-    const client = await createClient(deps, {
-      ownerEmail: 'demo@example.com',
-      name: 'Crash listener',
-      redirectUris: [REDIRECT_URI],
-    });
-    const website = await handle.db
-      .selectFrom('websites')
-      .select('owner_id')
-      .where('id', '=', websiteId)
-      .executeTakeFirstOrThrow();
-    const code = await issueCode(deps, {
-      clientId: client.clientId,
-      websiteId,
-      ownerId: website.owner_id,
-      scopes: ['website.products.read'],
-      offline: false,
-      redirectUri: REDIRECT_URI,
-      codeChallenge: null,
-    });
-    const res = await request(
-      baseUrl,
-      'POST',
-      TOKEN_PATH,
-      { authorization: basic(client.clientId, client.clientSecret), 'user-agent': 'crash-test' },
-      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI },
-    );
-    assert.equal(res.status, 200, res.body);
-    return JSON.parse(res.body).access_token;
-  } finally {
-    await handle.close();
-  }
-}
-
 test('a SIGKILL with notifications waiting loses none: after a restart every one arrives, signed', async () => {
   // No delivery workers at first, so every notification is still waiting when the process dies.
   server = await startServer({ ...env, WEBHOOK_WORKERS: '0' });
@@ -87,7 +43,11 @@ test('a SIGKILL with notifications waiting loses none: after a restart every one
   const websiteId = /website +([0-9a-f]{24})/.exec(out)?.[1];
   const storePageId = /store page ([0-9a-f]{24})/.exec(out)?.[1];
   assert.ok(apiKey && websiteId && storePageId, out);
-  const token = await accessToken(server.baseUrl, websiteId);
+  const { accessToken: token } = await connectedAppToken(env.DATABASE_URL!, server.baseUrl, {
+    websiteId,
+    name: 'Crash listener',
+    scopes: ['website.products.read'],
+  });
   const subscribed = await request(
     server.baseUrl,
     'POST',

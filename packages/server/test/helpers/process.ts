@@ -41,15 +41,20 @@ export interface Server {
   stop(): Promise<number | null>;
 }
 
-/** Starts `emporium serve` and resolves once it listens; gives up (and kills it) after the timeout. */
-export async function startServer(
+/** A running `emporium` process that serves no HTTP (`emporium worker`). */
+export type Worker = Omit<Server, 'baseUrl'>;
+
+/**
+ * Starts `emporium ARGS` and resolves once its output has `ready`; gives up (and kills it) after
+ * the timeout, or when it exits first, with its output in the error.
+ */
+async function startProcess(
+  args: string[],
   env: Record<string, string | undefined>,
-  timeoutMs = 60_000,
-): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(BIN, ['serve'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-  });
+  ready: string,
+  timeoutMs: number,
+): Promise<Worker> {
+  const child = spawn(BIN, args, { env: { ...process.env, ...env } });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -57,10 +62,10 @@ export async function startServer(
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start in time:\n${out}`));
+      reject(new Error(`emporium ${args.join(' ')} did not start in time:\n${out}`));
     }, timeoutMs);
     const check = () => {
-      if (out.includes('Server listening')) {
+      if (out.includes(ready)) {
         clearTimeout(timer);
         resolve();
       }
@@ -68,18 +73,43 @@ export async function startServer(
     child.stdout!.on('data', check);
     child.on('exit', () => {
       clearTimeout(timer);
-      reject(new Error(`server exited:\n${out}`));
+      reject(new Error(`emporium ${args.join(' ')} exited:\n${out}`));
     });
   });
   return {
     child,
-    baseUrl: `http://127.0.0.1:${port}`,
     stdout: () => out,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;
     },
   };
+}
+
+/** Starts `emporium serve` and resolves once it listens; gives up (and kills it) after the timeout. */
+export async function startServer(
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<Server> {
+  const port = await freePort();
+  const started = await startProcess(
+    ['serve'],
+    { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    'Server listening',
+    timeoutMs,
+  );
+  return { ...started, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** Starts `emporium worker` and resolves once its workers run. */
+export function startWorker(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<Worker> {
+  return startProcess(['worker'], env, 'emporium worker:', timeoutMs);
+}
+
+export interface Response {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
 }
 
 /**
@@ -92,7 +122,7 @@ export function request(
   url: string,
   headers: Record<string, string>,
   body?: Buffer | string | object,
-): Promise<{ status: number; body: string }> {
+): Promise<Response> {
   const json = body !== undefined && !Buffer.isBuffer(body) && typeof body === 'object';
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -101,7 +131,7 @@ export function request(
       (res) => {
         let data = '';
         res.on('data', (d) => (data += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
       },
     );
     req.on('error', reject);

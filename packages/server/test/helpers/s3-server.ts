@@ -7,6 +7,11 @@ import { S3ImageStorage } from '../../src/media/s3-storage.ts';
 
 /** s3rver accepts any signature made with these. */
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/** The same, as a process started with IMAGE_STORAGE_URL reads them (the AWS SDK's chain). */
+export const S3_CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey,
+};
 export const TEST_BUCKET = 'emporium-test';
 
 /**
