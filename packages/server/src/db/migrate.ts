@@ -82,6 +82,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   });
   if ((await newerMigrations(db)).length) return [];
   const { error, results } = await migrator.migrateToLatest();
+  // A newer release may have migrated while this one waited for the migrations' lock.
+  if (error && (await newerMigrations(db)).length) return [];
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

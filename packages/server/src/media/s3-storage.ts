@@ -39,10 +39,22 @@ function unavailable(error: unknown): ServiceUnavailable {
   return Object.assign(new ServiceUnavailable('the image storage is unavailable'), { cause: error });
 }
 
+/**
+ * The object is not there. Only NoSuchKey: a 404 of a missing bucket (NoSuchBucket, a deleted or
+ * mistyped one) is an outage, a 503 and a job tried again, never an image taken for gone.
+ */
 function isMissing(error: unknown): boolean {
-  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+  return (error as { name?: string })?.name === 'NoSuchKey';
 }
+
+/**
+ * Sockets to the store a process may hold: each image file being sent holds one until the client
+ * has read it all, so the SDK's default of 50 would leave uploads and the readiness check waiting
+ * behind slow downloads.
+ */
+const MAX_SOCKETS = 256;
+/** The readiness check's HeadBucket: given up with /readyz's own limit, not retried for a minute. */
+const CHECK_TIMEOUT_MS = 1_000;
 
 /**
  * Image files as objects `<prefix><imageId>/<name>` in an S3 bucket. An object appears whole or
@@ -66,7 +78,12 @@ export class S3ImageStorage implements ImageStorage {
         responseChecksumValidation: 'WHEN_REQUIRED',
       }),
       // An unreachable store answers a request in seconds, not after the operating system's timeout.
-      requestHandler: { connectionTimeout: 3_000, socketTimeout: 30_000 },
+      requestHandler: {
+        connectionTimeout: 3_000,
+        socketTimeout: 30_000,
+        httpAgent: { maxSockets: MAX_SOCKETS },
+        httpsAgent: { maxSockets: MAX_SOCKETS },
+      },
     });
   }
 
@@ -181,7 +198,8 @@ export class S3ImageStorage implements ImageStorage {
 
   async check(): Promise<void> {
     // Cheap, and needs no permission beyond those the images need (s3:ListBucket).
-    await this.client.send(new HeadBucketCommand({ Bucket: this.settings.bucket })).catch((error) => {
+    const command = new HeadBucketCommand({ Bucket: this.settings.bucket });
+    await this.client.send(command, { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) }).catch((error) => {
       throw unavailable(error);
     });
   }

@@ -19,7 +19,7 @@ export interface ImageStorage {
   remove(imageId: string): Promise<void>;
   /** Every image with files and when its files last changed, for the sweep of orphans. */
   imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]>;
-  /** Throws unless the storage can be reached and written now (readiness). */
+  /** Throws unless the storage can be reached now (readiness): the folder made and written, the bucket answering. */
   check(): Promise<void>;
 }
 

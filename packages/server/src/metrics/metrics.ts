@@ -21,7 +21,7 @@ export interface MetricSources {
 export class Metrics {
   readonly registry = new Registry();
 
-  /** Every answered request, observed once in the onResponse hook (http/request-metrics.ts). */
+  /** Every answered request, observed once in the onResponse hook (metrics.routes.ts). */
   readonly requests = new RequestDurations(
     'emporium_http_request_duration_seconds',
     'Time from request to response, by method, route pattern and status',
