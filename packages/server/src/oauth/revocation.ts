@@ -1,4 +1,5 @@
 import { recordAudit } from '../audit.ts';
+import { retryingDeadlocks } from '../db/deadlock.ts';
 import { NotFound } from '../errors.ts';
 import { emit, type OutboxDeps } from '../webhooks/outbox.ts';
 import type { TokenDeps } from './tokens.ts';
@@ -30,37 +31,40 @@ export async function revokeAccess(
     .executeTakeFirst();
   if (!client) throw new NotFound(`client not found: ${input.clientId}`);
   let notified = 0;
-  const revoked = await deps.db.transaction().execute(async (trx) => {
-    const grants = await trx
-      .updateTable('oauth_grants')
-      .set({ revoked_at: deps.clock.now(), revoked_reason: 'owner' })
-      .where('website_id', '=', input.websiteId)
-      .where('client_id', '=', input.clientId)
-      .where('revoked_at', 'is', null)
-      .returning('id')
-      .execute();
-    await recordAudit(deps, trx, {
-      kind: 'revocation',
-      ownerId: input.ownerId ?? website.owner_id,
-      websiteId: input.websiteId,
-      clientId: input.clientId,
-      ip: input.ip,
-      detail: { grants: grants.length },
-    });
-    const { clientId, websiteId } = input;
-    notified = await emit(trx, deps, {
-      websiteId,
-      clientId,
-      topic: 'extension.uninstall',
-      data: { clientId },
-    });
-    await trx
-      .deleteFrom('webhook_subscriptions')
-      .where('website_id', '=', websiteId)
-      .where('client_id', '=', clientId)
-      .execute();
-    return grants.length;
-  });
+  // A batch of refreshes holds its grants' locks in its own order (grants/refresh-batches.ts).
+  const revoked = await retryingDeadlocks(() =>
+    deps.db.transaction().execute(async (trx) => {
+      const grants = await trx
+        .updateTable('oauth_grants')
+        .set({ revoked_at: deps.clock.now(), revoked_reason: 'owner' })
+        .where('website_id', '=', input.websiteId)
+        .where('client_id', '=', input.clientId)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .execute();
+      await recordAudit(deps, trx, {
+        kind: 'revocation',
+        ownerId: input.ownerId ?? website.owner_id,
+        websiteId: input.websiteId,
+        clientId: input.clientId,
+        ip: input.ip,
+        detail: { grants: grants.length },
+      });
+      const { clientId, websiteId } = input;
+      notified = await emit(trx, deps, {
+        websiteId,
+        clientId,
+        topic: 'extension.uninstall',
+        data: { clientId },
+      });
+      await trx
+        .deleteFrom('webhook_subscriptions')
+        .where('website_id', '=', websiteId)
+        .where('client_id', '=', clientId)
+        .execute();
+      return grants.length;
+    }),
+  );
   if (revoked > 0) deps.tokens?.reset();
   if (notified) deps.jobs.wakeDeliveryWorkers();
   return revoked;

@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { queryPrepared } from '../../db/database.ts';
+import { isDeadlock } from '../../db/deadlock.ts';
 
 export type Outcome = 'ok' | 'invalid' | 'replay' | 'too_many';
 
@@ -27,9 +28,6 @@ interface Waiting {
 /** Refreshes sent in one round trip at most: a batch holds its grants' locks until its commit. */
 const MAX_BATCH = 64;
 
-/** The error PostgreSQL answers to one transaction of a deadlock. */
-const DEADLOCK = '40P01';
-
 /**
  * Every refresh is one call of oauth_refresh, and calls waiting while another batch is in the
  * database go together in the next: one statement, one transaction, one commit for all of them.
@@ -42,7 +40,7 @@ const DEADLOCK = '40P01';
  * paid once.
  *
  * Two batches of two processes can lock the same grants in opposite orders; PostgreSQL then ends
- * one of them, whose refreshes are sent again one by one. Any other error fails the whole batch,
+ * one of them, whose refreshes are sent again, each alone. Any other error fails the whole batch,
  * as it would have failed each refresh.
  */
 export class RefreshBatches {
@@ -82,7 +80,7 @@ export class RefreshBatches {
       const outcomes = await this.send(batch.map((w) => w.call));
       batch.forEach((w, i) => w.resolve(outcomes[i]!));
     } catch (err) {
-      if ((err as { code?: string }).code !== DEADLOCK || batch.length === 1) {
+      if (!isDeadlock(err) || batch.length === 1) {
         batch.forEach((w) => w.reject(err));
         return;
       }
