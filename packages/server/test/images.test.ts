@@ -85,6 +85,11 @@ for (const storage of IMAGE_STORAGES) {
         assert.equal(original.headers['content-type'], 'image/jpeg');
         assert.equal(original.headers['cache-control'], 'public, max-age=31536000, immutable');
         assert.ok(original.rawPayload.equals(bytes));
+        const head = await ctx.app.inject({ method: 'HEAD', url: url.replace(BASE_URL, '') });
+        assert.equal(head.statusCode, 200);
+        assert.equal(head.headers['content-length'], String(bytes.length));
+        assert.equal(head.headers.etag, original.headers.etag);
+        assert.equal(head.rawPayload.length, 0);
         const small = await serve(`${url}?format=300w`);
         assert.equal(small.statusCode, 200);
         const meta = await sharp(small.rawPayload).metadata();

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ApiDeps } from '../deps.ts';
@@ -40,7 +41,14 @@ export const imageFilesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = as
         return reply.code(304).send(null);
       const file = await deps.storage.open(imageId, name);
       if (!file) throw new NotFound(`image not found: ${imageId}`);
-      return reply.type(CONTENT_TYPES[image.format]).header('content-length', file.size).send(file.stream);
+      reply.type(CONTENT_TYPES[image.format]).header('content-length', file.size);
+      // A HEAD answers the headers alone: Fastify would read the whole file to throw it away. An
+      // empty stream, not an empty body, so that content-length stays the file's.
+      if (request.method === 'HEAD') {
+        file.stream.destroy();
+        return reply.send(Readable.from([]));
+      }
+      return reply.send(file.stream);
     },
   );
 };
