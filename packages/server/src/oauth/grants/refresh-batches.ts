@@ -35,9 +35,9 @@ const MAX_BATCH = 64;
  * and sees what the calls before it in the batch did; nothing is answered before the commit. With
  * none in flight, a refresh is sent once the requests read with it have joined it.
  *
- * The cost of a refresh in the database is mostly that of a transaction (protocol, snapshot,
- * commit), not of its statements (bench/README.md, "OAuth benchmark"): shared by a batch, it is
- * paid once.
+ * Much of a refresh's cost in the database is that of its transaction (the protocol's messages,
+ * the snapshot, the commit and its WAL flush): shared by a batch, it is paid once (bench/README.md,
+ * "OAuth benchmark": from 1.58 to 2.49 times node-oidc-provider on PostgreSQL).
  *
  * Two batches of two processes can lock the same grants in opposite orders; PostgreSQL then ends
  * one of them, whose refreshes are sent again, each alone. Any other error fails the whole batch,
