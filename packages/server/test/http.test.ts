@@ -1,21 +1,14 @@
-import os from 'node:os';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { createStorePage } from '../src/catalog/store-pages.service.ts';
-import { buildApp } from '../src/app.ts';
-import { systemClock } from '../src/clock.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { Jobs } from '../src/jobs/queue.ts';
-import { FileImageStorage } from '../src/media/storage.ts';
 import { randomIds } from '../src/ids.ts';
-import { freePort } from '../src/net.ts';
 import { revokeApiKey } from '../src/owner/api-keys.service.ts';
 import { digest } from '../src/secrets.ts';
 import { createProduct, physical } from './helpers/factories.ts';
+import { appWithoutDatabase } from './helpers/no-database.ts';
 import { assertError } from './helpers/shape.ts';
 import { noticed, testApp, type Site, type TestContext } from './helpers/test-app.ts';
-import { webhookSettings } from '../src/webhooks/delivery.ts';
 
 let ctx: TestContext;
 let site: Site;
@@ -362,20 +355,7 @@ describe('health', () => {
 
 describe('database outage', () => {
   test('an unreachable database is a 503 SERVICE_UNAVAILABLE, on the API and on /readyz', async () => {
-    const port = await freePort(); // nothing listens there
-    const handle = openDatabase(`postgres://nobody@127.0.0.1:${port}/none`, { max: 1 });
-    const app = await buildApp({
-      config: { baseUrl: 'http://x', authUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
-      db: handle.db,
-      pool: handle.pool,
-      storage: new FileImageStorage(os.tmpdir()),
-      jobs: new Jobs(handle.url),
-      clock: systemClock,
-      ids: randomIds,
-      cursorKey: Buffer.alloc(32),
-      csrfKey: Buffer.alloc(32),
-      webhooks: webhookSettings(Buffer.alloc(32), false),
-    });
+    const { app, close } = await appWithoutDatabase();
     try {
       const res = await app.inject({ method: 'GET', url: LIST, headers: site.headers });
       assertError(res, 503, 'SERVICE_UNAVAILABLE', null, /database/);
@@ -386,8 +366,7 @@ describe('database outage', () => {
         'the process itself is up',
       );
     } finally {
-      await app.close();
-      await handle.close();
+      await close();
     }
   });
 });

@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
-import os from 'node:os';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { buildApp } from '../src/app.ts';
-import { systemClock } from '../src/clock.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { randomIds } from '../src/ids.ts';
-import { Jobs } from '../src/jobs/queue.ts';
-import { FileImageStorage } from '../src/media/storage.ts';
 import { freePort } from '../src/net.ts';
-import { webhookSettings } from '../src/webhooks/delivery.ts';
+import { appWithoutDatabase } from './helpers/no-database.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 
@@ -24,31 +17,6 @@ function redisAt(url: string): Redis {
   const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
   redis.on('error', () => {});
   return redis;
-}
-
-/** An app whose database is a closed port on 127.0.0.1, as when the database is down. */
-async function appWithoutDatabase(redis?: Redis) {
-  const handle = openDatabase(`postgres://nobody@127.0.0.1:${await freePort()}/none`, { max: 1 });
-  const app = await buildApp({
-    config: { baseUrl: 'http://x', authUrl: 'http://x', logLevel: 'silent', rateLimitPerMinute: 100 },
-    db: handle.db,
-    pool: handle.pool,
-    storage: new FileImageStorage(os.tmpdir()),
-    jobs: new Jobs(handle.url),
-    clock: systemClock,
-    ids: randomIds,
-    cursorKey: Buffer.alloc(32),
-    csrfKey: Buffer.alloc(32),
-    webhooks: webhookSettings(Buffer.alloc(32), false),
-    redis,
-  });
-  return {
-    app,
-    close: async () => {
-      await app.close();
-      await handle.close();
-    },
-  };
 }
 
 test('/healthz answers ok; /readyz answers ok with each check it passed', async () => {
