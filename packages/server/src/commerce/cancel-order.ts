@@ -3,6 +3,7 @@ import { lockVariants, updateStock, type LockedVariant } from '../catalog/invent
 import { changeProducts } from '../catalog/product-changes.ts';
 import { stampRows } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
+import { lockDiscountsOfOrder, returnRedemptions } from '../discounts/discount-redemptions.repo.ts';
 import { Conflict, NotFound, ValidationError } from '../errors.ts';
 import { emit } from '../webhooks/outbox.ts';
 import type { OrderRow } from './order-document.ts';
@@ -17,8 +18,9 @@ import { voidOrderDocument } from './transactions.repo.ts';
  * endpoint: platform-surface 2.1.4). Only a PENDING order can be canceled: a FULFILLED one has
  * shipped, and a CANCELED one is done. The order's fulfillmentStatus becomes CANCELED, its
  * transaction document is voided (2.2.3 `voided`: "order canceled"), both get a new modifiedOn,
- * and `order.update` with `CANCELED` is queued (platform-surface 3), and the buyer's profile no
- * longer counts the order (its summary is the one analytics gives), all in one transaction.
+ * and `order.update` with `CANCELED` is queued (platform-surface 3), the buyer's profile no
+ * longer counts the order (its summary is the one analytics gives), and the discount it used gets
+ * its use back (a limited or once-per-customer code can be used again), all in one transaction.
  * No money moves: paymentState, refundedTotal and the totals stay as they were, since Emporium
  * takes no real payments; the document's `voided` says the sale did not stand.
  */
@@ -103,10 +105,13 @@ export async function cancelOrder(
       );
     }
 
+    // The discounts' rows before the catalog's, in the order a checkout takes them.
+    await lockDiscountsOfOrder(trx, websiteId, orderId);
     // Everything is written before the stamps, which take the website's change clock last.
     const write = async (): Promise<string | undefined> => {
       await repo.updateOrder(trx, orderId, { fulfillment_status: 'CANCELED' });
       if (order.customer_id) await recountOrders(trx, websiteId, order.customer_id);
+      await returnRedemptions(trx, websiteId, orderId);
       notified = await emit(trx, deps, {
         websiteId,
         topic: 'order.update',

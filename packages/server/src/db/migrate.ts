@@ -20,6 +20,7 @@ import * as contacts from './migrations/018-contacts.ts';
 import * as discounts from './migrations/019-discounts.ts';
 import * as discountRedemptions from './migrations/020-discount-redemptions.ts';
 import * as authenticateAccessToken from './migrations/021-authenticate-access-token.ts';
+import * as redemptionsByOrder from './migrations/022-redemptions-by-order.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -44,6 +45,7 @@ const migrations = {
   '019-discounts': discounts,
   '020-discount-redemptions': discountRedemptions,
   '021-authenticate-access-token': authenticateAccessToken,
+  '022-redemptions-by-order': redemptionsByOrder,
 };
 
 /**

@@ -60,3 +60,47 @@ export async function insertRedemption(db: Db, use: Redemption): Promise<void> {
     })
     .execute();
 }
+
+/**
+ * Locks the rows of the discounts an order used, as a checkout locks them before the catalog's
+ * rows, so that a cancel and a checkout never wait on each other crosswise.
+ */
+export async function lockDiscountsOfOrder(db: Db, websiteId: string, orderId: string): Promise<void> {
+  const rows = await db
+    .selectFrom('discount_redemptions')
+    .select('discount_id')
+    .distinct()
+    .where('order_id', '=', orderId)
+    .where('website_id', '=', websiteId)
+    .execute();
+  await lockDiscounts(
+    db,
+    websiteId,
+    rows.map((r) => r.discount_id),
+  );
+}
+
+/**
+ * A canceled order's uses given back (their rows locked by lockDiscountsOfOrder): its records
+ * removed, so a once-per-customer code can be used again, and each discount's count and last
+ * redemption taken from the records left.
+ */
+export async function returnRedemptions(db: Db, websiteId: string, orderId: string): Promise<void> {
+  const gone = await db
+    .deleteFrom('discount_redemptions')
+    .where('order_id', '=', orderId)
+    .where('website_id', '=', websiteId)
+    .returning('discount_id')
+    .execute();
+  for (const discountId of new Set(gone.map((r) => r.discount_id))) {
+    const returned = gone.filter((r) => r.discount_id === discountId).length;
+    await db
+      .updateTable('discounts')
+      .set({
+        number_of_uses: sql`greatest(number_of_uses - ${returned}, 0)`,
+        last_redeemed_at: sql`(SELECT max(redeemed_on) FROM discount_redemptions WHERE discount_id = ${discountId})`,
+      })
+      .where('id', '=', discountId)
+      .execute();
+  }
+}
