@@ -1,4 +1,8 @@
+import type { Clock } from '../clock.ts';
+import { closeWindow } from '../db/change-clock.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { Window } from '../iso-time.ts';
 import { VersionedCache } from '../versioned-cache.ts';
 
 /** A row of a list page: which document, at which version (its modifiedOn in milliseconds). */
@@ -89,4 +93,25 @@ export class ListCache {
   keepBody(key: string, body: Buffer): void {
     this.bodies.set(key, 0, body, this.bodies.generation);
   }
+}
+
+/**
+ * The heads of a list page (products, orders). A window (modifiedAfter/modifiedBefore) is read
+ * from the database once the changes stamped in it are visible (a cached page may predate some of
+ * them), so a reader whose next window starts at its end misses none; any other page comes from
+ * `lists` unless `fresh` is asked (settled-page.ts).
+ */
+export async function listPageHeads(
+  deps: { pool: DatabaseHandle['pool']; clock: Clock },
+  lists: ListCache,
+  websiteId: string,
+  filter: { window?: Window },
+  fresh: boolean,
+  read: () => Promise<Head[]>,
+): Promise<Head[]> {
+  if (filter.window) {
+    await closeWindow(deps, websiteId, filter.window.before);
+    return read();
+  }
+  return fresh ? read() : lists.pageHeads(websiteId, JSON.stringify(filter), read);
 }

@@ -1,10 +1,9 @@
 import type { Clock } from '../clock.ts';
-import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, listedAlone } from '../http/json-reply.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import { settledPage } from '../pagination/settled-page.ts';
-import type { ListCache } from './list-cache.ts';
+import { listPageHeads, type ListCache } from './list-cache.ts';
 import { toProduct, type ProductRow } from './products.mapper.ts';
 import { toProductV2 } from './products-v2.mapper.ts';
 import { cursorAfter, parseListQuery } from './products-list-query.ts';
@@ -154,26 +153,6 @@ export function productsById(
 }
 
 /**
- * The (id, version) rows of a page and the one after it, from memory where list-cache.ts has them
- * unless `fresh` asks for the database's.
- */
-async function pageHeads(
-  deps: ReadDeps & { clock: Clock; lists: ListCache },
-  websiteId: string,
-  filter: repo.PageFilter,
-  fresh: boolean,
-): Promise<repo.ProductHead[]> {
-  const read = () => repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
-  // A window is read from the database once the changes stamped in it are visible (a cached page
-  // may predate some of them), so a reader whose next window starts at its end misses none.
-  if (filter.window) {
-    await closeWindow(deps, websiteId, filter.window.before);
-    return read();
-  }
-  return fresh ? read() : deps.lists.pageHeads(websiteId, JSON.stringify(filter), read);
-}
-
-/**
  * A page of products ordered by (modifiedOn, id) ascending, with the cursor to the next page, as
  * the response body. Every change gets a modifiedOn greater than those already visible
  * (db/change-clock.ts), so a reader resuming from a position it has seen misses no change.
@@ -187,7 +166,8 @@ export async function listProducts(
 ): Promise<Buffer> {
   const filter = parseListQuery(query, deps.cursors, websiteId, api);
   return settledPage(async (fresh) => {
-    const rows = await pageHeads(deps, websiteId, filter, fresh);
+    const read = () => repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
+    const rows = await listPageHeads(deps, deps.lists, websiteId, filter, fresh, read);
     const page = rows.slice(0, PAGE_SIZE);
     const last = page[page.length - 1];
     const nextCursor =

@@ -1,7 +1,6 @@
-import type { Head } from '../catalog/list-cache.ts';
+import { listPageHeads, type Head } from '../catalog/list-cache.ts';
 import type { Reader } from '../catalog/products.repo.ts';
 import type { Clock } from '../clock.ts';
-import { closeWindow } from '../db/change-clock.ts';
 import { NotFound, ValidationError } from '../errors.ts';
 import { documentList, ownBuffer } from '../http/json-reply.ts';
 import { BOTH_DATES, parseWindow } from '../iso-time.ts';
@@ -102,25 +101,6 @@ function parseListQuery(query: ListOrdersQueryT, cursors: CursorCodec, websiteId
   return filter;
 }
 
-/**
- * The (id, version) rows of a page and the one after it, from memory while they are current
- * unless `fresh` asks for the database's.
- */
-async function pageHeads(
-  deps: ReadDeps & { clock: Clock },
-  websiteId: string,
-  filter: repo.OrderFilter,
-  fresh: boolean,
-) {
-  const read = () => repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
-  // As products.read.ts: a window is read once the changes stamped in it are visible.
-  if (filter.window) {
-    await closeWindow(deps, websiteId, filter.window.before);
-    return read();
-  }
-  return fresh ? read() : deps.orders.lists.pageHeads(websiteId, JSON.stringify(filter), read);
-}
-
 /** The orders of these heads at their versions; one changed since is left out (settled-page.ts). */
 async function documentsAt(deps: ReadDeps, websiteId: string, heads: Head[]): Promise<Buffer[]> {
   const found = new Map<string, Buffer>();
@@ -150,7 +130,8 @@ export async function listOrders(
 ): Promise<Buffer> {
   const filter = parseListQuery(query, deps.cursors, websiteId);
   return settledPage(async (fresh) => {
-    const rows = await pageHeads(deps, websiteId, filter, fresh);
+    const read = () => repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
+    const rows = await listPageHeads(deps, deps.orders.lists, websiteId, filter, fresh, read);
     const page = rows.slice(0, PAGE_SIZE);
     const nextCursor = rows.length > PAGE_SIZE ? cursorAfter(deps.cursors, websiteId, filter, page) : null;
     const bodyKey = `${websiteId} ${pageUrl} ${JSON.stringify(filter)} ${page.map((h) => `${h.id}@${h.version}`).join(',')}`;
