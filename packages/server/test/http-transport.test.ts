@@ -3,7 +3,13 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createProduct, physical } from './helpers/factories.ts';
-import { testApp, type ImageStorageKind, type Site, type TestContext } from './helpers/test-app.ts';
+import {
+  storedImageIds,
+  testApp,
+  type ImageStorageKind,
+  type Site,
+  type TestContext,
+} from './helpers/test-app.ts';
 
 /**
  * What only a real socket shows: requests the HTTP parser refuses, bodies the server must stop
@@ -157,7 +163,7 @@ describe('bodies the server stops reading', () => {
       const path = `/1.1/commerce/products/${(await createProduct(s3App.site, physical(s3App.site))).id}/images`;
       const { response } = await streamPastLimit(s3App.port, path, s3App.site.apiKey);
       assertDocumented(response, 413, /larger than 20 MB/);
-      assert.deepEqual(await s3App.ctx.storage.imageFolders(), []);
+      assert.deepEqual(await storedImageIds(s3App.ctx.storage), []);
     } finally {
       await s3App.ctx.close();
     }

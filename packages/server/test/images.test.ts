@@ -3,12 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { ORPHAN_MIN_AGE_MS, sweepOrphanImages } from '../src/catalog/image-sweep.ts';
+import { IMAGE_SWEEP, ORPHAN_MIN_AGE_MS, sweepOrphanImages } from '../src/catalog/image-sweep.ts';
 import { MAX_IMAGES } from '../src/catalog/images.service.ts';
+import { SWEEP_LOCKS } from '../src/db/one-at-a-time.ts';
 import { Product, ProductList } from '../src/catalog/products.schemas.ts';
 import { createProduct, multipartFile, physical, variant } from './helpers/factories.ts';
 import { assertError, assertShape } from './helpers/shape.ts';
-import { BASE_URL, IMAGE_STORAGES, testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import {
+  BASE_URL,
+  IMAGE_STORAGES,
+  storedImageIds,
+  testApp,
+  type Site,
+  type TestContext,
+} from './helpers/test-app.ts';
 
 let ctx: TestContext;
 let site: Site;
@@ -190,7 +198,7 @@ for (const storage of IMAGE_STORAGES) {
     describe('refused uploads change nothing', () => {
       /** The images with files in storage, before the test's upload. */
       let stored: string[];
-      const storedImages = async () => (await ctx.storage.imageFolders()).map((f) => f.imageId).sort();
+      const storedImages = () => storedImageIds(ctx.storage);
       beforeEach(async () => {
         stored = await storedImages();
       });
@@ -463,6 +471,7 @@ for (const storage of IMAGE_STORAGES) {
         const sweepAfter = (ms: number) =>
           sweepOrphanImages({
             db: ctx.db,
+            pool: ctx.api.pool,
             storage: ctx.storage,
             clock: { now: () => new Date(Date.now() + ms) },
           });
@@ -474,6 +483,29 @@ for (const storage of IMAGE_STORAGES) {
         assert.equal(await ctx.storage.open(orphan, 'original'), undefined);
         assert.equal(await ctx.storage.open(orphan, '100w'), undefined);
         assert.equal((await serve(`/images/${owned}`)).statusCode, 200);
+      });
+
+      test('one process sweeps at a time: while another holds the sweep, this one leaves it', async () => {
+        const orphan = randomBytes(12).toString('hex');
+        await ctx.storage.put(orphan, 'original', Buffer.from('left by a crash'));
+        const sweep = () =>
+          sweepOrphanImages({
+            db: ctx.db,
+            pool: ctx.api.pool,
+            storage: ctx.storage,
+            clock: { now: () => new Date(Date.now() + ORPHAN_MIN_AGE_MS + 60_000) },
+          });
+        const other = await ctx.api.pool.connect();
+        try {
+          await other.query('SELECT pg_advisory_lock($1, $2)', [SWEEP_LOCKS, IMAGE_SWEEP]);
+          assert.equal(await sweep(), undefined);
+          assert.ok((await storedImageIds(ctx.storage)).includes(orphan), 'left to the other process');
+          await other.query('SELECT pg_advisory_unlock($1, $2)', [SWEEP_LOCKS, IMAGE_SWEEP]);
+        } finally {
+          other.release();
+        }
+        assert.ok((await sweep())! >= 1);
+        assert.ok(!(await storedImageIds(ctx.storage)).includes(orphan));
       });
     });
 

@@ -1,11 +1,15 @@
+import type pg from 'pg';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
+import { oneAtATime } from '../db/one-at-a-time.ts';
 import type { ImageStorage } from '../media/storage.ts';
 import { existingImageIds } from './images.repo.ts';
 
 /** Files younger than this may belong to an upload whose transaction has not committed yet. */
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 const BATCH = 500;
+/** The sweep's lock (db/one-at-a-time.ts). */
+export const IMAGE_SWEEP = 1;
 
 /**
  * Removes the files of images whose rows are gone (or were never committed). A storage that fails
@@ -25,23 +29,33 @@ export async function removeFilesOf(storage: ImageStorage, imageIds: readonly st
 /**
  * Removes image files that no image row owns: left by a crash between storing an upload and
  * committing it, or by an image added while its product was being deleted. Returns how many
- * images' files were removed.
+ * images' files were removed, or undefined when another process is sweeping: one at a time is
+ * enough, and spares the store's listing being read by every instance each hour.
  */
 export async function sweepOrphanImages(deps: {
   db: Db;
+  pool: pg.Pool;
   storage: ImageStorage;
   clock: Clock;
-}): Promise<number> {
-  const cutoff = deps.clock.now().getTime() - ORPHAN_MIN_AGE_MS;
-  const old = (await deps.storage.imageFolders()).filter((f) => f.modifiedAt.getTime() < cutoff);
-  let removed = 0;
-  for (let i = 0; i < old.length; i += BATCH) {
-    const batch = old.slice(i, i + BATCH).map((f) => f.imageId);
-    const owned = await existingImageIds(deps.db, batch);
-    for (const imageId of batch.filter((id) => !owned.has(id))) {
-      await deps.storage.remove(imageId);
-      removed++;
+}): Promise<number | undefined> {
+  return oneAtATime(deps.pool, IMAGE_SWEEP, async () => {
+    const cutoff = deps.clock.now().getTime() - ORPHAN_MIN_AGE_MS;
+    let removed = 0;
+    let batch: string[] = [];
+    const removeOrphans = async () => {
+      const owned = await existingImageIds(deps.db, batch);
+      for (const imageId of batch.filter((id) => !owned.has(id))) {
+        await deps.storage.remove(imageId);
+        removed++;
+      }
+      batch = [];
+    };
+    for await (const folder of deps.storage.imageFolders()) {
+      if (folder.modifiedAt.getTime() >= cutoff) continue;
+      batch.push(folder.imageId);
+      if (batch.length === BATCH) await removeOrphans();
     }
-  }
-  return removed;
+    if (batch.length > 0) await removeOrphans();
+    return removed;
+  });
 }

@@ -10,7 +10,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
 import { ServiceUnavailable } from '../errors.ts';
-import { checkFileName, IMAGE_ID, type ImageStorage } from './storage.ts';
+import { checkFileName, IMAGE_ID, type ImageFolder, type ImageStorage } from './storage.ts';
 
 /** Where the objects live and how to reach the store; credentials from the SDK's default chain. */
 export interface S3Settings {
@@ -185,15 +185,23 @@ export class S3ImageStorage implements ImageStorage {
     }
   }
 
-  async imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]> {
-    const folders = new Map<string, Date>();
+  /**
+   * S3 lists keys in their order, so an image's objects come one after the other: one image is
+   * held at a time. A store listing otherwise would show an image twice, which the sweep allows.
+   */
+  async *imageFolders(): AsyncGenerator<ImageFolder> {
+    let current: ImageFolder | undefined;
     for await (const { key, modifiedAt } of this.objects()) {
       const imageId = key.slice(this.settings.prefix.length).split('/')[0] ?? '';
       if (!IMAGE_ID.test(imageId)) continue;
-      const last = folders.get(imageId);
-      if (!last || last < modifiedAt) folders.set(imageId, modifiedAt);
+      if (current?.imageId === imageId) {
+        if (current.modifiedAt < modifiedAt) current.modifiedAt = modifiedAt;
+        continue;
+      }
+      if (current) yield current;
+      current = { imageId, modifiedAt };
     }
-    return [...folders].map(([imageId, modifiedAt]) => ({ imageId, modifiedAt }));
+    if (current) yield current;
   }
 
   async check(): Promise<void> {

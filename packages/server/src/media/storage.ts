@@ -17,10 +17,18 @@ export interface ImageStorage {
   source(imageId: string, name: string): Promise<string | Buffer | undefined>;
   /** Removes every file of the image; nothing to remove is not an error. */
   remove(imageId: string): Promise<void>;
-  /** Every image with files and when its files last changed, for the sweep of orphans. */
-  imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]>;
+  /**
+   * Every image with files and when its files last changed, for the sweep of orphans: streamed, so
+   * that a store of millions of images is never held in memory.
+   */
+  imageFolders(): AsyncIterable<ImageFolder>;
   /** Throws unless the storage can be reached now (readiness): the folder made and written, the bucket answering. */
   check(): Promise<void>;
+}
+
+export interface ImageFolder {
+  imageId: string;
+  modifiedAt: Date;
 }
 
 export const IMAGE_ID = /^[a-f0-9]{24}$/;
@@ -96,19 +104,18 @@ export class FileImageStorage implements ImageStorage {
     await fs.promises.rm(path.join(this.root, imageId), { recursive: true, force: true });
   }
 
-  async imageFolders(): Promise<{ imageId: string; modifiedAt: Date }[]> {
-    let entries: string[];
+  async *imageFolders(): AsyncGenerator<ImageFolder> {
+    let folders: fs.Dir;
     try {
-      entries = (await fs.promises.readdir(this.root)).filter((entry) => IMAGE_ID.test(entry));
+      folders = await fs.promises.opendir(this.root);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
-    const folders = [];
-    for (const imageId of entries) {
-      const stat = await fs.promises.stat(path.join(this.root, imageId)).catch(() => undefined);
-      if (stat) folders.push({ imageId, modifiedAt: stat.mtime });
+    for await (const entry of folders) {
+      if (!IMAGE_ID.test(entry.name)) continue;
+      const stat = await fs.promises.stat(path.join(this.root, entry.name)).catch(() => undefined);
+      if (stat) yield { imageId: entry.name, modifiedAt: stat.mtime };
     }
-    return folders;
   }
 }

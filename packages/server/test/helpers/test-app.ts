@@ -310,3 +310,10 @@ export function noticed(feed: ChangeFeed | undefined, kind: string, key: string)
     feed.on('change', listener);
   });
 }
+
+/** The ids of the images that have files in `storage`, sorted. */
+export async function storedImageIds(storage: ImageStorage): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const folder of storage.imageFolders()) ids.push(folder.imageId);
+  return ids.sort();
+}
