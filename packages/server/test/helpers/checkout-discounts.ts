@@ -21,7 +21,7 @@ export async function createDiscount(site: Site, overrides: Record<string, unkno
     },
   });
   assert.equal(res.statusCode, 201, res.body);
-  return res.json().discount as { id: string };
+  return res.json().discount as { id: string; validFrom: string; validTo: string | null };
 }
 
 /** A cart of 2 × S on sale at 15.00 and 1 × M at 20.00: 50.00, shipping 5.00. */
