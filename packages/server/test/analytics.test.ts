@@ -273,6 +273,17 @@ describe('POST /v1/analytics/transaction-summaries', () => {
     }
   });
 
+  test("a deleted contact's id gets zeros and nulls, though its orders keep it as customerId", async () => {
+    const own = await ctx.site();
+    const order = await imported(own, email(), '12.00');
+    assert.equal((await summaryOf(own, order.customerId)).orderCount, 1);
+    const gone = await own.call({ method: 'DELETE', url: `/v1/contacts/${order.customerId}` });
+    assert.equal(gone.statusCode, 204, gone.body);
+    const kept = await own.call({ method: 'GET', url: `/1.0/commerce/orders/${order.id}` });
+    assert.equal(kept.json().customerId, order.customerId);
+    assert.deepEqual(await summaryOf(own, order.customerId), empty('USD'));
+  });
+
   test('1000 ids in one request; more, none, another groupBy or ids that are not strings: 400, nothing answered', async () => {
     const buyer = await imported(site, email(), '1.00');
     const many = Array.from({ length: 999 }, () => randomBytes(12).toString('hex'));

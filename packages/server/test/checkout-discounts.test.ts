@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { cartOfShirts, cents, createDiscount, DISCOUNTS, placed } from './helpers/checkout-discounts.ts';
 import { ordersOf, seeOther, Shopper, shirt, text } from './helpers/shopper.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
@@ -15,51 +16,15 @@ before(async () => {
 });
 after(() => ctx.close());
 
-const PATH = '/v1/commerce/discounts';
 let codes = 0;
 const code = () => `CHK${++codes}`;
-
-async function discount(site: Site, overrides: Record<string, unknown>) {
-  const res = await site.call({
-    method: 'POST',
-    url: PATH,
-    payload: {
-      name: '10 % off',
-      criteria: { type: 'ANY_ORDER' },
-      template: { type: 'PERCENTAGE', percentage: 10 },
-      trigger: { type: 'AUTO' },
-      validFrom: '2025-01-01T00:00:00Z',
-      ...overrides,
-    },
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json().discount as { id: string };
-}
-
-/** A cart of 2 × S on sale at 15.00 and 1 × M at 20.00: 50.00, shipping 5.00. */
-async function shopperWithCart(site: Site) {
-  const { small, medium } = await shirt(site, 5);
-  const shopper = new Shopper(ctx, site.websiteId);
-  seeOther(await shopper.add(small, 2));
-  seeOther(await shopper.add(medium, 1));
-  return shopper;
-}
-
-async function placed(site: Site) {
-  const [row] = await ordersOf(ctx, site.websiteId);
-  const order = (await site.call({ method: 'GET', url: `/1.0/commerce/orders/${row!.id}` })).json();
-  const docs = await site.call({ method: 'GET', url: `/1.0/commerce/transactions?orderId=${row!.id}` });
-  return { order, document: docs.json().documents[0] };
-}
-
-const cents = (values: { value: string }[]) =>
-  values.reduce((sum, m) => sum + Math.round(Number(m.value) * 100), 0);
+const shopperWithCart = async (site: Site) => (await cartOfShirts(ctx, site)).shopper;
 
 describe('a promo code at the checkout', () => {
   test('a 10 % code applied: shown on the page, then on the order and its document to the cent', async () => {
     const site = await ctx.site();
     const promo = code();
-    const d = await discount(site, { trigger: { type: 'CODE', promoCode: promo } });
+    const d = await createDiscount(site, { trigger: { type: 'CODE', promoCode: promo } });
     const shopper = await shopperWithCart(site);
     const applied = await shopper.post(`/s/${site.websiteId}/checkout`, {
       promoCode: promo.toLowerCase(),
@@ -72,7 +37,7 @@ describe('a promo code at the checkout', () => {
     assert.match(applied.body, /name="shownTotal" value="5000"/);
 
     seeOther(await shopper.checkout({ promoCode: promo, shownTotal: '5000' }));
-    const { order, document } = await placed(site);
+    const { order, document } = await placed(ctx, site);
     assert.equal(order.discountTotal.value, '5.00');
     assert.equal(order.grandTotal.value, '50.00');
     assert.deepEqual(
@@ -92,14 +57,14 @@ describe('a promo code at the checkout', () => {
     assert.equal(document.shippingLineItems[0].discountAmount.value, '0.00');
     assert.equal(document.payments[0].amount.value, '50.00');
 
-    const seen = (await site.call({ method: 'GET', url: `${PATH}/${d.id}` })).json().discount;
+    const seen = (await site.call({ method: 'GET', url: `${DISCOUNTS}/${d.id}` })).json().discount;
     assert.equal(seen.numberOfUses, 1);
     assert.ok(seen.lastRedeemedAt, 'lastRedeemedAt is set');
   });
 
   test('an automatic free shipping: the shipping line shows it, the document puts it on the shipping line', async () => {
     const site = await ctx.site();
-    await discount(site, {
+    await createDiscount(site, {
       name: 'Free shipping',
       template: { type: 'FREE_SHIPPING', appliesToFulfillmentOptionType: 'SHIPPING' },
     });
@@ -111,7 +76,7 @@ describe('a promo code at the checkout', () => {
     });
     assert.match(text(page), /free: Free shipping/);
     seeOther(await shopper.checkout({ shownTotal: '5000' }));
-    const { order, document } = await placed(site);
+    const { order, document } = await placed(ctx, site);
     assert.equal(order.discountTotal.value, '5.00');
     assert.equal(order.grandTotal.value, '50.00');
     assert.equal(document.shippingLineItems[0].discountAmount.value, '5.00');
@@ -131,13 +96,13 @@ describe('a promo code at the checkout', () => {
     assert.doesNotMatch(res.body, /NOPE<b>/, 'escaped');
     assert.match(res.body, /aria-describedby="f-promoCode-status"/);
     seeOther(await shopper.checkout({ promoCode: 'NOPE', shownTotal: '5500' }));
-    assert.equal((await placed(site)).order.grandTotal.value, '55.00');
+    assert.equal((await placed(ctx, site)).order.grandTotal.value, '55.00');
   });
 
   test('once per customer: the same e-mail cannot use the code twice', async () => {
     const site = await ctx.site();
     const promo = code();
-    await discount(site, { trigger: { type: 'CODE', promoCode: promo }, isOncePerCustomer: true });
+    await createDiscount(site, { trigger: { type: 'CODE', promoCode: promo }, isOncePerCustomer: true });
     const first = await shopperWithCart(site);
     seeOther(await first.checkout({ promoCode: promo, shownTotal: '5000' }));
     const again = await shopperWithCart(site);
@@ -157,17 +122,17 @@ describe('a promo code at the checkout', () => {
   test('a code the cart does not qualify for, and one a better automatic discount beats', async () => {
     const site = await ctx.site();
     const big = code();
-    await discount(site, {
+    await createDiscount(site, {
       criteria: { type: 'CART_TOTAL', minimumCartTotal: { currency: 'USD', value: '100.00' } },
       trigger: { type: 'CODE', promoCode: big },
     });
     const small = code();
-    await discount(site, {
+    await createDiscount(site, {
       name: '1 off',
       template: { type: 'FIXED_AMOUNT', discountAmount: { currency: 'USD', value: '1.00' } },
       trigger: { type: 'CODE', promoCode: small },
     });
-    await discount(site, { name: 'Autumn 10 %' });
+    await createDiscount(site, { name: 'Autumn 10 %' });
     const shopper = await shopperWithCart(site);
     const url = `/s/${site.websiteId}/checkout`;
     assert.match(text(await shopper.post(url, { promoCode: big, action: 'apply' })), /does not qualify/);
@@ -178,7 +143,7 @@ describe('a promo code at the checkout', () => {
 
   test('the cart page shows the automatic discount, its saving and the total after it', async () => {
     const site = await ctx.site();
-    await discount(site, { name: 'Autumn 10 %' });
+    await createDiscount(site, { name: 'Autumn 10 %' });
     const shopper = await shopperWithCart(site);
     const page = await shopper.get(`/s/${site.websiteId}/cart`);
     assert.equal(page.statusCode, 200, page.body);
@@ -191,7 +156,7 @@ describe('a promo code at the checkout', () => {
   test('a fixed amount off each unit of a product on sale: order, document and summary agree', async () => {
     const site = await ctx.site();
     const { product, small } = await shirt(site, 5);
-    await discount(site, {
+    await createDiscount(site, {
       name: '2.50 off shirts',
       criteria: { type: 'PRODUCT', productId: product.id },
       template: { type: 'FIXED_AMOUNT', discountAmount: { currency: 'USD', value: '2.50' } },
@@ -200,7 +165,7 @@ describe('a promo code at the checkout', () => {
     seeOther(await shopper.add(small, 3));
     // 3 × 15.00 on sale − 3 × 2.50 + 5.00 shipping.
     seeOther(await shopper.checkout({ shownTotal: '4250' }));
-    const { order, document } = await placed(site);
+    const { order, document } = await placed(ctx, site);
     assert.equal(order.subtotal.value, '45.00');
     assert.equal(order.discountTotal.value, '7.50');
     assert.equal(order.grandTotal.value, '42.50');
@@ -224,14 +189,14 @@ describe('a promo code at the checkout', () => {
   test('a code deleted after the page showed it: no order, told the new total, the cart kept', async () => {
     const site = await ctx.site();
     const promo = code();
-    const d = await discount(site, { trigger: { type: 'CODE', promoCode: promo } });
+    const d = await createDiscount(site, { trigger: { type: 'CODE', promoCode: promo } });
     const shopper = await shopperWithCart(site);
     const applied = await shopper.post(`/s/${site.websiteId}/checkout`, {
       promoCode: promo,
       action: 'apply',
     });
     assert.match(applied.body, /name="shownTotal" value="5000"/);
-    const gone = await site.call({ method: 'DELETE', url: `${PATH}/${d.id}` });
+    const gone = await site.call({ method: 'DELETE', url: `${DISCOUNTS}/${d.id}` });
     assert.ok(gone.statusCode < 300, gone.body);
     const refused = await shopper.checkout({ promoCode: promo, shownTotal: '5000' });
     assert.equal(refused.statusCode, 409, refused.body);
@@ -243,67 +208,5 @@ describe('a promo code at the checkout', () => {
       true,
       'the cart is kept',
     );
-  });
-});
-
-describe('automatic discounts of the other types at the checkout', () => {
-  test('buy two shirts, get a third half price: the cheapest unit is halved on the order and its document', async () => {
-    const site = await ctx.site();
-    const { product, small, medium } = await shirt(site, 5);
-    await discount(site, {
-      name: 'Third shirt half price',
-      criteria: {
-        type: 'BUY_X_GET_Y',
-        requiredFullPriceQuantity: 2,
-        eligibleForDiscountQuantity: 1,
-        criteriaAppliesTo: 'PRODUCT',
-        criteriaProductIds: [product.id],
-        rewardAppliesTo: 'PRODUCT',
-        rewardProductIds: [product.id],
-      },
-      template: { type: 'BUY_X_GET_Y_PERCENTAGE', discountPercentage: 50, maxApplicationsPerCart: 0 },
-    });
-    const shopper = new Shopper(ctx, site.websiteId);
-    seeOther(await shopper.add(small, 2)); // 2 × 15.00 on sale
-    seeOther(await shopper.add(medium, 1)); // 20.00
-    seeOther(await shopper.checkout({ shownTotal: '4750' }));
-    const { order, document } = await placed(site);
-    // 50.00 of shirts, one 15.00 unit at half price, 5.00 shipping.
-    assert.equal(order.discountTotal.value, '7.50');
-    assert.equal(order.grandTotal.value, '47.50');
-    assert.deepEqual(
-      order.discountLines.map((l: { name: string; amount: { value: string } }) => [l.name, l.amount.value]),
-      [['Third shirt half price', '7.50']],
-    );
-    assert.equal(
-      cents(document.salesLineItems.map((l: { discountAmount: object }) => l.discountAmount)),
-      750,
-    );
-    assert.equal(document.total.value, '47.50');
-  });
-
-  test('a cart total minimum: 10.00 off from 50.00 of merchandise, nothing below it', async () => {
-    const reached = await ctx.site();
-    const missed = await ctx.site();
-    for (const [site, minimum] of [
-      [reached, '50.00'],
-      [missed, '50.01'],
-    ] as const) {
-      await discount(site, {
-        name: 'Ten off fifty',
-        criteria: { type: 'CART_TOTAL', minimumCartTotal: { currency: 'USD', value: minimum } },
-        template: { type: 'FIXED_AMOUNT', discountAmount: { currency: 'USD', value: '10.00' } },
-      });
-      seeOther(
-        await (await shopperWithCart(site)).checkout({ shownTotal: site === reached ? '4500' : '5500' }),
-      );
-    }
-    const got = (await placed(reached)).order;
-    assert.equal(got.discountTotal.value, '10.00');
-    assert.equal(got.grandTotal.value, '45.00');
-    const not = (await placed(missed)).order;
-    assert.equal(not.discountTotal.value, '0.00');
-    assert.deepEqual(not.discountLines, []);
-    assert.equal(not.grandTotal.value, '55.00');
   });
 });

@@ -144,6 +144,7 @@ describe('address topics', () => {
     assert.equal(events[0]![1].contactId, contact.id);
     assert.deepEqual(events[0]![1].addressBookEntries, [first]);
     assert.match(String(events[0]![1].createdOn), MICROS);
+    const firstMade = events[0]![1].createdOn;
     assert.deepEqual(await getContact(site, contact.id), events[1]![1]);
     from += events.length;
 
@@ -155,7 +156,17 @@ describe('address topics', () => {
     );
     assert.deepEqual(events[0]![1].addressBookEntries, [second]);
     assert.deepEqual(events[1]![1].addressBookEntries, [{ ...first, defaultShipping: false }]);
-    assert.deepEqual(Object.keys(events[1]![1]), ['contactId', 'addressBookEntries', 'updatedOn']);
+    // address.update: { contactId, addressBookEntries, createdOn, updatedOn } (platform-surface 3),
+    // createdOn the creation of the entry it is about, updatedOn the change's time.
+    assert.deepEqual(Object.keys(events[1]![1]), [
+      'contactId',
+      'addressBookEntries',
+      'createdOn',
+      'updatedOn',
+    ]);
+    assert.equal(events[1]![1].createdOn, firstMade);
+    assert.equal(events[1]![1].updatedOn, events[0]![1].createdOn, 'when the second entry took the default');
+    assert.ok(String(events[1]![1].updatedOn) > String(firstMade));
     from += events.length;
 
     const put = await site.call({
@@ -170,6 +181,7 @@ describe('address topics', () => {
         {
           contactId: contact.id,
           addressBookEntries: [put.json().addressBookEntry],
+          createdOn: firstMade,
           updatedOn: events[0]![1].updatedOn,
         },
       ],
@@ -187,5 +199,8 @@ describe('address topics', () => {
     assert.deepEqual(events[1]![1].addressBookEntries, [
       { ...put.json().addressBookEntry, defaultShipping: true },
     ]);
+    assert.equal(events[1]![1].createdOn, firstMade, 'the promoted entry was made first');
+    assert.match(String(events[1]![1].updatedOn), MICROS);
+    assert.equal(events[1]![1].updatedOn, events[0]![1].deletedOn);
   });
 });

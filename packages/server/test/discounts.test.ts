@@ -312,7 +312,7 @@ describe('refused, and nothing stored', () => {
       'MISSING_ARGUMENT',
     ],
     ['AUTO with a code', { trigger: { type: 'AUTO', promoCode: 'X' } }, /AUTO trigger takes no promo code/],
-    ['validFrom not a time', { validFrom: 'tomorrow' }, /validFrom: must be an ISO 8601 UTC time/],
+    ['validFrom not a time', { validFrom: 'tomorrow' }, /validFrom: must be an RFC 3339 date-time/],
     [
       'validFrom in the year 0',
       { validFrom: '0000-06-01T00:00:00Z' },

@@ -215,6 +215,7 @@ describe('order notifications', () => {
       ].sort(),
     );
     for (const r of created) {
+      assert.match(r.json.id, /^[0-9a-f]{24}$/);
       assert.equal(r.json.subscriptionId, app.subscription.id);
       assertSigned(r, app.subscription.secret);
     }
@@ -397,6 +398,7 @@ describe('sendTestNotification', () => {
     assert.deepEqual(res.json(), { statusCode: 200, error: null });
     const [test] = await arriving;
     assert.equal(test?.json.topic, 'extension.uninstall');
+    assert.match(test!.json.id, /^[0-9a-f]{24}$/);
     assert.deepEqual(test?.json.data, { clientId: app.app.clientId });
     assertSigned(test!, app.subscription.secret);
 

@@ -8516,7 +8516,7 @@ export interface paths {
                     "application/json": {
                         /** @description https; resolved at each delivery, which must reach a public address */
                         endpointUrl: string;
-                        /** @description Any of extension.uninstall, order.create, order.update, contact.create, contact.update, contact.delete, address.create, address.update, address.delete, product.create, product.update, product.delete. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. The product topics are an Emporium extension; nothing sends the contact and address topics yet. */
+                        /** @description Any of extension.uninstall, order.create, order.update, contact.create, contact.update, contact.delete, address.create, address.update, address.delete, product.create, product.update, product.delete. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. Contact and address topics are sent for changes through the contacts API and for buyers' orders. The product topics are an Emporium extension. */
                         topics: string[];
                     };
                 };
@@ -8745,7 +8745,7 @@ export interface paths {
                     "application/json": {
                         /** @description https; resolved at each delivery, which must reach a public address */
                         endpointUrl?: string;
-                        /** @description Any of extension.uninstall, order.create, order.update, contact.create, contact.update, contact.delete, address.create, address.update, address.delete, product.create, product.update, product.delete. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. The product topics are an Emporium extension; nothing sends the contact and address topics yet. */
+                        /** @description Any of extension.uninstall, order.create, order.update, contact.create, contact.update, contact.delete, address.create, address.update, address.delete, product.create, product.update, product.delete. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. Contact and address topics are sent for changes through the contacts API and for buyers' orders. The product topics are an Emporium extension. */
                         topics?: string[];
                     };
                 };
@@ -9176,7 +9176,7 @@ export interface paths {
         put?: never;
         /**
          * Transaction summaries of contacts
-         * @description A read, sent as POST. For each of 1 to 1000 contact ids, in the order sent (a repeated id answered each time), the transactionsSummary of a profile, summed from the transaction documents of its orders: voided ones (canceled orders) left out, refunds in totalRefundAmount. An id with no transactions, or no contact of the website, gets zeros and nulls. Scope website.contacts.read or website.profiles.read.
+         * @description A read, sent as POST. For each of 1 to 1000 contact ids, in the order sent (a repeated id answered each time), the transactionsSummary of a profile, summed from the transaction documents of its orders: voided ones (canceled orders) left out, refunds in totalRefundAmount. An id with no transactions, or no contact of the website (a deleted contact's included, though its orders keep its id), gets zeros and nulls. Scope website.contacts.read or website.profiles.read.
          */
         post: {
             parameters: {
@@ -9600,7 +9600,7 @@ export interface paths {
                             type: "AUTO" | "CODE";
                             promoCode?: string | null;
                         };
-                        /** @description ISO 8601 UTC, such as 2026-08-16T08:14:10Z */
+                        /** @description RFC 3339 date-time with any offset, such as 2026-08-16T08:14:10Z or 2026-08-16T10:14:10+02:00 */
                         validFrom: string;
                         validTo?: string | null;
                         /** @description default false */
@@ -10091,7 +10091,7 @@ export interface paths {
                             type: "AUTO" | "CODE";
                             promoCode?: string | null;
                         };
-                        /** @description ISO 8601 UTC, such as 2026-08-16T08:14:10Z */
+                        /** @description RFC 3339 date-time with any offset, such as 2026-08-16T08:14:10Z or 2026-08-16T10:14:10+02:00 */
                         validFrom: string;
                         validTo?: string | null;
                         /** @description default false */
@@ -10829,34 +10829,34 @@ export interface paths {
                         acceptsMarketingWithDate?: {
                             acceptsMarketing?: boolean;
                             joinedOn?: {
-                                /** @description ISO 8601 UTC; exclusive */
+                                /** @description RFC 3339 date-time, any offset; exclusive */
                                 after?: string;
-                                /** @description ISO 8601 UTC; inclusive */
+                                /** @description RFC 3339 date-time, any offset; inclusive */
                                 before?: string;
                             };
                         };
                         firstOrderOn?: {
-                            /** @description ISO 8601 UTC; exclusive */
+                            /** @description RFC 3339 date-time, any offset; exclusive */
                             after?: string;
-                            /** @description ISO 8601 UTC; inclusive */
+                            /** @description RFC 3339 date-time, any offset; inclusive */
                             before?: string;
                         };
                         lastOrderOn?: {
-                            /** @description ISO 8601 UTC; exclusive */
+                            /** @description RFC 3339 date-time, any offset; exclusive */
                             after?: string;
-                            /** @description ISO 8601 UTC; inclusive */
+                            /** @description RFC 3339 date-time, any offset; inclusive */
                             before?: string;
                         };
                         firstDonationOn?: {
-                            /** @description ISO 8601 UTC; exclusive */
+                            /** @description RFC 3339 date-time, any offset; exclusive */
                             after?: string;
-                            /** @description ISO 8601 UTC; inclusive */
+                            /** @description RFC 3339 date-time, any offset; inclusive */
                             before?: string;
                         };
                         lastDonationOn?: {
-                            /** @description ISO 8601 UTC; exclusive */
+                            /** @description RFC 3339 date-time, any offset; exclusive */
                             after?: string;
-                            /** @description ISO 8601 UTC; inclusive */
+                            /** @description RFC 3339 date-time, any offset; inclusive */
                             before?: string;
                         };
                         orderCount?: {

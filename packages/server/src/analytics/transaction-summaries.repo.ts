@@ -22,7 +22,9 @@ export interface Summaries {
 /**
  * The sums of these customers' transaction documents, voided ones (canceled orders) left out, in
  * one statement: the orders of each customer through (website_id, customer_id, ...), each order's
- * document through (website_id, order_id). Amounts are summed as `numeric` from the documents'
+ * document through (website_id, order_id). Only customers that are contacts of the website now
+ * count: a deleted contact's orders keep its id as customerId, but a summary is a contact's (2.8),
+ * so that id gets none, as an unknown one. Amounts are summed as `numeric` from the documents'
  * decimal strings, so no float ever holds them; refunds are the payments' refundedAmount. The
  * order's placed_on is when it was submitted (an import's createdOn, not when it was imported).
  * The website row comes along, for its currency, even when no customer has a document.
@@ -37,6 +39,7 @@ export async function selectSummaries(db: Db, websiteId: string, customerIds: st
         sum((d.document -> 'total' ->> 'value')::numeric)::text AS total_order,
         coalesce(sum(r.refunded), 0)::text AS total_refund
       FROM orders o
+      JOIN profiles c ON c.website_id = o.website_id AND c.id = o.customer_id
       JOIN transaction_documents d ON d.website_id = o.website_id AND d.order_id = o.id
       CROSS JOIN LATERAL (
         SELECT sum((p -> 'refundedAmount' ->> 'value')::numeric) AS refunded

@@ -20,7 +20,8 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = asy
           'A read, sent as POST. For each of 1 to 1000 contact ids, in the order sent (a repeated id answered ' +
           'each time), the transactionsSummary of a profile, summed from the transaction documents of its orders: voided ' +
           'ones (canceled orders) left out, refunds in totalRefundAmount. An id with no transactions, or no ' +
-          'contact of the website, gets zeros and nulls. Scope website.contacts.read or website.profiles.read.',
+          "contact of the website (a deleted contact's included, though its orders keep its id), gets zeros and " +
+          'nulls. Scope website.contacts.read or website.profiles.read.',
         body: TransactionSummariesBody,
         response: { 200: TransactionSummaries, ...errorResponses(400, 401, 403, 429) },
       },

@@ -45,6 +45,14 @@ export interface OrderLine {
   productName: string;
   quantity: number;
   unitPricePaidMinor: number;
+  /**
+   * What the order's discount took off this line, in minor units, when the discount priced it
+   * per line (discount-pricing.ts `lineDiscountsMinor`: a PRODUCT or BUY_X_GET_Y discount lands
+   * on its eligible lines only). Absent (imports, which send only a total): the merchandise
+   * discount is spread over the lines in proportion. Not on the wire: the platform's order line
+   * has no discount field (platform-surface 2.1.4); the transaction document's sales lines show it.
+   */
+  discountMinor?: number;
   weight: number;
   width: number;
   length: number;

@@ -31,6 +31,8 @@ export interface DraftLine {
   quantity: number;
   unitPricePaidMinor: number;
   customizations: { label: string; value: string }[] | null;
+  /** This line's share of the merchandise discount (OrderLine.discountMinor). */
+  discountMinor?: number;
 }
 
 /** An order before it is placed: what the channel says, the catalog and the numbers not yet. */
@@ -58,6 +60,7 @@ function catalogLine(
     quantity: draft.quantity,
     unitPricePaidMinor: draft.unitPricePaidMinor,
     customizations: draft.customizations,
+    ...(draft.discountMinor !== undefined && { discountMinor: draft.discountMinor }),
   };
   if (draft.lineItemType === 'CUSTOM') {
     return {

@@ -21,6 +21,18 @@ export function allocate(total: number, weights: number[]): number[] {
   return shares;
 }
 
+/**
+ * Each sales line's share of the merchandise discount: the lines' own (OrderLine.discountMinor,
+ * what pricing put on the eligible lines) when every line has one and they add up to it; else the
+ * discount spread in proportion to the lines' sales (an import, which sends only the total).
+ */
+function lineDiscounts(order: PlacedOrder, merchandise: number, sales: number[]): number[] {
+  const own = order.lineItems.map((line) => line.discountMinor);
+  const known = own.every((d): d is number => d !== undefined);
+  if (known && own.reduce((a, b) => a + b, 0) === merchandise) return own;
+  return allocate(merchandise, sales);
+}
+
 /** `tax` as a percent of `base` with two decimals, rounded half up ("7.00"); "0.00" without a base. */
 export function taxRate(tax: number, base: number): string {
   if (base <= 0) return '0.00';
@@ -92,8 +104,8 @@ function paymentOf(order: PlacedOrder, paid: Payment, ids: Ids, money: (minor: n
 
 /**
  * The stored part of an order's document (platform-surface 2.2.3), in wire order. The order's
- * discount and tax are spread over its lines in proportion (allocate), so the lines add up to the
- * order's totals to the minor unit.
+ * discount is on the lines pricing put it on (lineDiscounts), its tax spread over the lines in
+ * proportion to their net (allocate), so the lines add up to the order's totals to the minor unit.
  *
  * Tax: EXCLUSIVE prices exclude it, so a line's `total` is its net sales plus its tax and the
  * rate is the tax over the net sales. INCLUSIVE prices already contain it: `totalSales` and
@@ -110,7 +122,7 @@ export function transactionDocument(order: PlacedOrder, ids: Ids): StoredDocumen
   const sales = order.lineItems.map((line) => line.unitPricePaidMinor * line.quantity);
   // The shipping lines' own discounts first; the rest of the order's is the merchandise's.
   const shippingDiscount = order.shippingLines.reduce((sum, s) => sum + (s.discountMinor ?? 0), 0);
-  const discounts = allocate(order.discountTotalMinor - shippingDiscount, sales);
+  const discounts = lineDiscounts(order, order.discountTotalMinor - shippingDiscount, sales);
   const net = sales.map((s, i) => s - discounts[i]!);
   const taxed = order.taxTotalMinor > 0;
   const taxes = taxed ? allocate(order.taxTotalMinor, net) : net.map(() => 0);

@@ -47,12 +47,21 @@ export interface OrderDiscount {
   lines: { name: string; promoCode: string | null; amountMinor: number }[];
   /** Taken off the merchandise. */
   merchandiseMinor: number;
+  /**
+   * Each line's share of merchandiseMinor, in the order of `PaidWebOrder.lines`, summing to it
+   * (discount-pricing.ts `lineDiscountsMinor`). Absent: spread in proportion to the lines' sales.
+   */
+  perLineMinor?: number[];
   /** Taken off the shipping line (FREE_SHIPPING). */
   shippingMinor: number;
 }
 
 export function paidWebOrder(order: PaidWebOrder): OrderDraft {
-  const { currency, placedOn, address, lines } = order;
+  const { currency, placedOn, address } = order;
+  const perLine = order.discount?.perLineMinor;
+  const lines = perLine
+    ? order.lines.map((line, i) => ({ ...line, discountMinor: perLine[i] ?? 0 }))
+    : order.lines;
   const subtotal = lines.reduce((sum, line) => sum + line.unitPricePaidMinor * line.quantity, 0);
   const shipping = standardShippingMinor(currency);
   const discountLines = order.discount?.lines ?? [];

@@ -37,15 +37,29 @@ export function addressColumns(address: EntryBody, field = 'address'): repo.Addr
   };
 }
 
-/** The entries whose default flag another write moved, as they are now, for `address.update`. */
-async function moved(trx: Db, websiteId: string, contactId: string, ids: (string | undefined)[]) {
-  const rows = await repo.selectEntries(
-    trx,
-    websiteId,
+/**
+ * The data of an `address.update` (platform-surface 3: `{ contactId, addressBookEntries,
+ * createdOn, updatedOn }`): the entries changed, as they are now, the first being the one the
+ * change is about (the entry replaced, or the one whose default flag moved). `createdOn` is when
+ * that entry was made (the platform does not say whose creation it is; README), `updatedOn` the
+ * change's time, both with microseconds as contacts' times are.
+ */
+async function updateData(
+  trx: Db,
+  websiteId: string,
+  contactId: string,
+  ids: (string | undefined)[],
+  updatedOn: string,
+) {
+  const wanted = ids.filter((id): id is string => id !== undefined);
+  const rows = await repo.selectEntries(trx, websiteId, contactId, wanted);
+  const subject = rows.find((row) => row.id === wanted[0]) ?? rows[0];
+  return {
     contactId,
-    ids.filter((id): id is string => id !== undefined),
-  );
-  return rows.map(toEntry);
+    addressBookEntries: rows.map(toEntry),
+    createdOn: subject?.created_on_text ?? updatedOn,
+    updatedOn,
+  };
 }
 
 export interface Added {
@@ -101,11 +115,7 @@ export async function announceAdded(
     notified += await emit(trx, deps, {
       websiteId,
       topic: 'address.update',
-      data: {
-        contactId,
-        addressBookEntries: await moved(trx, websiteId, contactId, [added.previous]),
-        updatedOn: added.createdOn,
-      },
+      data: await updateData(trx, websiteId, contactId, [added.previous], added.createdOn),
     });
   }
   return notified;
@@ -150,12 +160,12 @@ export function replaceEntry(
     await repo.updateAddress(trx, id, address);
     const moves = body.defaultShipping === true && !current.defaultShipping;
     if (moves) await repo.setDefault(trx, contactId, id);
-    const changed = await moved(trx, websiteId, contactId, [id, moves ? previous : undefined]);
+    const ids = [id, moves ? previous : undefined];
     queued(
       await emit(trx, deps, {
         websiteId,
         topic: 'address.update',
-        data: { contactId, addressBookEntries: changed, updatedOn: microsText(deps.clock.now()) },
+        data: await updateData(trx, websiteId, contactId, ids, microsText(deps.clock.now())),
       }),
     );
     queued(await announceChange(trx, deps, websiteId, before));
@@ -189,11 +199,7 @@ export function deleteEntry(
         await emit(trx, deps, {
           websiteId,
           topic: 'address.update',
-          data: {
-            contactId,
-            addressBookEntries: await moved(trx, websiteId, contactId, [promoted]),
-            updatedOn: now,
-          },
+          data: await updateData(trx, websiteId, contactId, [promoted], now),
         }),
       );
     }

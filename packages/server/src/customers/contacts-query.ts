@@ -1,7 +1,7 @@
 import { exponent } from '../catalog/money.ts';
 import type { Db } from '../db/database.ts';
 import { ValidationError } from '../errors.ts';
-import { parseUtcTime } from '../iso-time.ts';
+import { parseDateTime } from '../iso-time.ts';
 import { findWebsite } from '../owner/websites.repo.ts';
 import { pagination, type CursorCodec, type Pagination } from '../pagination/cursor.ts';
 import * as pages from './contacts-page.repo.ts';
@@ -70,8 +70,8 @@ function descendingOf(value: string | undefined): boolean {
 
 function dates(filter: { after?: string; before?: string } | undefined, field: string) {
   if (!filter || (filter.after === undefined && filter.before === undefined)) return undefined;
-  const after = filter.after === undefined ? null : parseUtcTime(filter.after, `${field}.after`);
-  const before = filter.before === undefined ? null : parseUtcTime(filter.before, `${field}.before`);
+  const after = filter.after === undefined ? null : parseDateTime(filter.after, `${field}.after`);
+  const before = filter.before === undefined ? null : parseDateTime(filter.before, `${field}.before`);
   if (after && before && before <= after)
     throw new ValidationError(`${field}.before: must be later than after`);
   return [after?.toISOString() ?? null, before?.toISOString() ?? null] as Pair<string>;

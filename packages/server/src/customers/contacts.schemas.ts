@@ -130,8 +130,8 @@ export const SORT_FIELDS = [
 ] as const;
 
 const DateFilter = Type.Object({
-  after: Type.Optional(Type.String({ description: 'ISO 8601 UTC; exclusive' })),
-  before: Type.Optional(Type.String({ description: 'ISO 8601 UTC; inclusive' })),
+  after: Type.Optional(Type.String({ description: 'RFC 3339 date-time, any offset; exclusive' })),
+  before: Type.Optional(Type.String({ description: 'RFC 3339 date-time, any offset; inclusive' })),
 });
 const IntegerFilter = Type.Object({
   min: Type.Optional(Type.Integer({ minimum: -2147483648, maximum: 2147483647, description: 'inclusive' })),

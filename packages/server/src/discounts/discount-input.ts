@@ -1,6 +1,6 @@
 import { parseMoney } from '../commerce/order-input.ts';
 import { ValidationError } from '../errors.ts';
-import { parseUtcTime } from '../iso-time.ts';
+import { parseDateTime } from '../iso-time.ts';
 import { PAIRINGS, type Criteria, type Template, type Trigger } from './discount-model.ts';
 import type { DiscountBodyT } from './discounts.schemas.ts';
 import { fulfillmentOptions } from './fulfillment-options.ts';
@@ -24,9 +24,9 @@ export interface DiscountDraft {
 
 const PROMO_CODE = /^[A-Za-z0-9_-]{1,50}$/;
 
-/** An ISO 8601 UTC time; year 0 is a date to JavaScript but not to PostgreSQL, so it is refused here. */
+/** An RFC 3339 date-time (2.7.1); year 0 is a date to JavaScript but not to PostgreSQL, so it is refused here. */
 function parseTime(value: string, field: string): Date {
-  const time = parseUtcTime(value, field);
+  const time = parseDateTime(value, field);
   if (time.getUTCFullYear() < 1) throw new ValidationError(`${field}: the year must be 0001 or later`);
   return time;
 }

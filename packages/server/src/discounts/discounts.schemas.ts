@@ -28,7 +28,11 @@ const ProductIds = Type.Array(Type.String({ maxLength: 100 }), {
   uniqueItems: true,
   description: 'product ids of this website',
 });
-const Time = Type.String({ maxLength: 40, description: 'ISO 8601 UTC, such as 2026-08-16T08:14:10Z' });
+const Time = Type.String({
+  maxLength: 40,
+  description:
+    'RFC 3339 date-time with any offset, such as 2026-08-16T08:14:10Z or 2026-08-16T10:14:10+02:00',
+});
 const literal = <T extends string>(value: T) => Type.Literal(value);
 
 /*

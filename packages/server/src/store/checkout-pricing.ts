@@ -46,6 +46,8 @@ export function orderDiscount(priced: PricedCart): OrderDiscount {
       amountMinor: d.amountMinor,
     })),
     merchandiseMinor: priced.merchandiseDiscountMinor,
+    // Per line: a PRODUCT or BUY_X_GET_Y discount is on its eligible lines only (2.2.3).
+    perLineMinor: priced.lineDiscountsMinor,
     shippingMinor: priced.shippingDiscountMinor,
   };
 }

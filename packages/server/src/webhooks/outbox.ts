@@ -60,7 +60,9 @@ export async function emit<T extends Topic>(trx: Db, deps: OutboxDeps, event: Ev
 
   const now = deps.clock.now();
   const rows: WebhookDeliveriesTable[] = subscriptions.map((s) => {
-    const id = deps.ids.uuid();
+    // The notification id is 24 hex, as the platform's (platform-surface 3); the delivery row
+    // shares it. Rows queued before keep their UUIDs: the column is text and ids are only looked up.
+    const id = deps.ids.objectId();
     return {
       id,
       website_id: event.websiteId,

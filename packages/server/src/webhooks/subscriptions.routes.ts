@@ -28,7 +28,7 @@ const Subscription = Type.Object({
 const Secret = Type.String({ description: '64 hex characters; shown only on creation and rotation' });
 const Topics = Type.Array(Type.String(), {
   maxItems: 20,
-  description: `Any of ${TOPICS.join(', ')}. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. The product topics are an Emporium extension; nothing sends the contact and address topics yet.`,
+  description: `Any of ${TOPICS.join(', ')}. Order topics need an orders scope, contact and address topics website.contacts, product topics website.products.read. Contact and address topics are sent for changes through the contacts API and for buyers' orders. The product topics are an Emporium extension.`,
 });
 const EndpointUrl = Type.String({
   description: 'https; resolved at each delivery, which must reach a public address',

@@ -228,7 +228,7 @@ export async function sendTestNotification(
     );
   }
   const body = notificationBody({
-    id: deps.ids.uuid(),
+    id: deps.ids.objectId(),
     websiteId: owner.websiteId,
     subscriptionId: row.id,
     topic,
