@@ -62,9 +62,19 @@ export interface PricingInput {
 /**
  * What became of the code entered: APPLIED; UNKNOWN (no live discount has it); NOT_USABLE (used
  * up, or once per customer and used); NOT_ELIGIBLE (the cart does not meet its conditions);
- * BETTER_DISCOUNT_APPLIED (an automatic discount saves more, and only one applies).
+ * BETTER_DISCOUNT_APPLIED (an automatic discount saves more, and only one applies). Pricing knows
+ * only the live discounts; the store tells an UNKNOWN code apart when a discount has it that is
+ * SCHEDULED, EXPIRED (past validTo) or USED_UP (its limited uses all taken).
  */
-export type PromoOutcome = 'APPLIED' | 'UNKNOWN' | 'NOT_USABLE' | 'NOT_ELIGIBLE' | 'BETTER_DISCOUNT_APPLIED';
+export type PromoOutcome =
+  | 'APPLIED'
+  | 'UNKNOWN'
+  | 'NOT_USABLE'
+  | 'NOT_ELIGIBLE'
+  | 'BETTER_DISCOUNT_APPLIED'
+  | 'SCHEDULED'
+  | 'EXPIRED'
+  | 'USED_UP';
 
 /** An order's discount line (platform-surface 2.1.4 `discountLines`), amount in minor units. */
 export interface DiscountLine {

@@ -125,6 +125,17 @@ export async function selectDiscount(
     DiscountRow | undefined;
 }
 
+/** The website's discount with this promo code, whatever its case or status. */
+export async function selectDiscountByCode(
+  db: Db,
+  websiteId: string,
+  promoCode: string,
+): Promise<DiscountRow | undefined> {
+  return (await discounts(db, websiteId)
+    .where(sql<SqlBool>`lower(d.promo_code) = lower(${promoCode})`)
+    .executeTakeFirst()) as DiscountRow | undefined;
+}
+
 export type Status = 'ACTIVE' | 'SCHEDULED' | 'EXPIRED';
 
 /** The status rule of discount-document.ts `statusOf`, in SQL. */

@@ -2,6 +2,8 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { priceCart, type PricedCart, type PromoOutcome } from '../discounts/discount-pricing.ts';
 import { redeemedBy } from '../discounts/discount-redemptions.repo.ts';
+import { statusOf } from '../discounts/discount-document.ts';
+import { selectDiscountByCode } from '../discounts/discounts.repo.ts';
 import { liveDiscounts } from '../discounts/discounts.service.ts';
 import { standardShipping } from '../discounts/fulfillment-options.ts';
 import type { OrderDiscount } from '../commerce/web-order.ts';
@@ -23,7 +25,7 @@ export async function priceStoreCart(
   const email = buyerEmail?.trim().toLowerCase() || null;
   const once = live.filter((d) => d.oncePerCustomer).map((d) => d.rule.id);
   const used = email ? await redeemedBy(deps.db, once, email) : new Set<string>();
-  return priceCart({
+  const priced = priceCart({
     currency: website.currency,
     lines: items.map((i) => ({
       productId: i.productId,
@@ -35,6 +37,28 @@ export async function priceStoreCart(
     discounts: live.map((d) => ({ rule: d.rule, usable: !used.has(d.rule.id) })),
     promoCode,
   });
+  if (priced.promoCode?.outcome !== 'UNKNOWN') return priced;
+  const outcome = await whyNotLive(deps, website.id, priced.promoCode.code);
+  return { ...priced, promoCode: { ...priced.promoCode, outcome } };
+}
+
+/** Why a code no live discount has is not applied: a discount has it but is not live, or none. */
+async function whyNotLive(
+  deps: { db: Db; clock: Clock },
+  websiteId: string,
+  code: string,
+): Promise<PromoOutcome> {
+  const row = await selectDiscountByCode(deps.db, websiteId, code);
+  if (!row) return 'UNKNOWN';
+  const now = deps.clock.now();
+  switch (statusOf(row, now)) {
+    case 'SCHEDULED':
+      return 'SCHEDULED';
+    case 'EXPIRED':
+      return row.valid_to !== null && row.valid_to <= now ? 'EXPIRED' : 'USED_UP';
+    default:
+      return 'UNKNOWN';
+  }
 }
 
 /** The order's part of a priced cart (web-order.ts). */
@@ -58,7 +82,13 @@ export function promoMessage(code: string, outcome: PromoOutcome): string {
     case 'APPLIED':
       return `The code ${code} is applied.`;
     case 'UNKNOWN':
-      return `We do not know the code ${code}, or it is no longer available.`;
+      return `We do not know the code ${code}.`;
+    case 'SCHEDULED':
+      return `The code ${code} is not valid yet.`;
+    case 'EXPIRED':
+      return `The code ${code} has expired.`;
+    case 'USED_UP':
+      return `The code ${code} is no longer available: it has been used as often as it may be.`;
     case 'NOT_USABLE':
       return `The code ${code} is no longer available to you: it has been used as often as it may be.`;
     case 'NOT_ELIGIBLE':
