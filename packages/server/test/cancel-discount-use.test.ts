@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { cancelOrder } from '../src/commerce/cancel-order.ts';
-import { ordersOf, seeOther, Shopper, shirt } from './helpers/shopper.ts';
+import { cartOfShirts, createDiscount } from './helpers/checkout-discounts.ts';
+import { ordersOf, seeOther } from './helpers/shopper.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 /**
@@ -15,39 +16,24 @@ before(async () => {
 });
 after(() => ctx.close());
 
-async function codeDiscount(site: Site, promoCode: string, limits: Record<string, unknown>) {
-  const res = await site.call({
-    method: 'POST',
-    url: '/v1/commerce/discounts',
-    payload: {
-      name: '10 % off',
-      criteria: { type: 'ANY_ORDER' },
-      template: { type: 'PERCENTAGE', percentage: 10 },
-      trigger: { type: 'CODE', promoCode },
-      validFrom: '2025-01-01T00:00:00Z',
-      ...limits,
-    },
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json().discount.id as string;
-}
-
 const read = async (site: Site, id: string) =>
   (await site.call({ method: 'GET', url: `/v1/commerce/discounts/${id}` })).json().discount;
 
 /** 2 × S on sale at 15.00 and 1 × M at 20.00 (50.00, 5.00 shipping), bought with the code. */
-async function buyWith(site: Site, promoCode: string, variants: { small: string; medium: string }) {
-  const shopper = new Shopper(ctx, site.websiteId);
-  seeOther(await shopper.add(variants.small, 2));
-  seeOther(await shopper.add(variants.medium, 1));
+async function buyWith(site: Site, promoCode: string) {
+  const { shopper } = await cartOfShirts(ctx, site);
   return shopper.checkout({ promoCode, shownTotal: '5000' });
+}
+
+/** A 10 % code with the limits given. */
+async function codeDiscount(site: Site, promoCode: string, limits: Record<string, unknown>) {
+  return (await createDiscount(site, { trigger: { type: 'CODE', promoCode }, ...limits })).id;
 }
 
 test('canceling the order that used up a limited code makes it ACTIVE again with its use back', async () => {
   const site = await ctx.site();
-  const variants = await shirt(site, 10);
   const id = await codeDiscount(site, 'ONCEONLY', { isLimitedUses: true, maxUsesAllowed: 1 });
-  seeOther(await buyWith(site, 'ONCEONLY', variants));
+  seeOther(await buyWith(site, 'ONCEONLY'));
   const used = await read(site, id);
   assert.equal(used.numberOfUses, 1);
   assert.equal(used.status, 'EXPIRED');
@@ -60,7 +46,7 @@ test('canceling the order that used up a limited code makes it ACTIVE again with
   assert.equal(back.status, 'ACTIVE');
   assert.equal(back.lastRedeemedAt, null);
 
-  seeOther(await buyWith(site, 'ONCEONLY', variants));
+  seeOther(await buyWith(site, 'ONCEONLY'));
   const orders = await ordersOf(ctx, site.websiteId);
   assert.equal(orders.length, 2);
   assert.equal((await read(site, id)).numberOfUses, 1);
@@ -68,13 +54,11 @@ test('canceling the order that used up a limited code makes it ACTIVE again with
 
 test('a once-per-customer code is the buyer’s again after the cancel; uses of other orders stay', async () => {
   const site = await ctx.site();
-  const variants = await shirt(site, 10);
   const id = await codeDiscount(site, 'WELCOME', { isOncePerCustomer: true });
   // Two buyers: Ada (the Shopper's default e-mail) and Grace.
-  seeOther(await buyWith(site, 'WELCOME', variants));
-  const grace = new Shopper(ctx, site.websiteId);
-  seeOther(await grace.add(variants.small, 1));
-  seeOther(await grace.checkout({ promoCode: 'WELCOME', email: 'grace@example.com' }));
+  seeOther(await buyWith(site, 'WELCOME'));
+  const { shopper: grace } = await cartOfShirts(ctx, site);
+  seeOther(await grace.checkout({ promoCode: 'WELCOME', email: 'grace@example.com', shownTotal: '5000' }));
   const before = await read(site, id);
   assert.equal(before.numberOfUses, 2);
 
@@ -84,7 +68,7 @@ test('a once-per-customer code is the buyer’s again after the cancel; uses of 
   assert.equal(after.numberOfUses, 1, "Grace's use stays");
   assert.equal(after.lastRedeemedAt, before.lastRedeemedAt, "Grace's use is the last one");
 
-  const again = await buyWith(site, 'WELCOME', variants);
+  const again = await buyWith(site, 'WELCOME');
   seeOther(again);
   assert.equal((await read(site, id)).numberOfUses, 2);
 });
