@@ -44,7 +44,7 @@ async function main(): Promise<number> {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-test-'));
-    embedded = await startEmbedded(tmp);
+    embedded = await startEmbedded(tmp, { throwaway: true });
     serverUrl = embedded.url;
   }
   const template = `emporium_tpl_${randomBytes(4).toString('hex')}`;
