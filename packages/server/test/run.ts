@@ -8,6 +8,8 @@
  *   node --import tsx test/run.ts http.test.ts   one file
  *   node --import tsx test/run.ts /path/to/dir   another package's tests on the same database setup
  *                                                (the SDK's end-to-end tests: packages/sdk/test)
+ *   node --import tsx test/run.ts --test-reporter=...   options for node's test runner (see
+ *                                                helpers/file-timings.mjs for the time each file takes)
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,7 +24,10 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { databaseUrl } from './helpers/database.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const only = process.argv[2];
+// Options of node's test runner (`--test-reporter=...`) go to it; the one other argument picks the tests.
+const args = process.argv.slice(2);
+const runnerOptions = args.filter((a) => a.startsWith('--test-'));
+const only = args.find((a) => !a.startsWith('--test-'));
 
 function testFiles(dir: string): string[] {
   if (fs.statSync(dir).isFile()) return [dir];
@@ -39,7 +44,7 @@ async function main(): Promise<number> {
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-test-'));
-    embedded = await startEmbedded(tmp);
+    embedded = await startEmbedded(tmp, { throwaway: true });
     serverUrl = embedded.url;
   }
   const template = `emporium_tpl_${randomBytes(4).toString('hex')}`;
@@ -58,10 +63,14 @@ async function main(): Promise<number> {
         ? path.join(here, only)
         : path.resolve(only);
     const files = testFiles(target);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
-      stdio: 'inherit',
-      env: { ...process.env, EMPORIUM_TEST_SERVER: serverUrl, EMPORIUM_TEST_TEMPLATE: template },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-concurrency=2', ...runnerOptions, ...files],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, EMPORIUM_TEST_SERVER: serverUrl, EMPORIUM_TEST_TEMPLATE: template },
+      },
+    );
     return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
   } finally {
     // Drop what this run made, so a shared server is left as it was found.

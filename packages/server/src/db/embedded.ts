@@ -33,7 +33,16 @@ export interface EmbeddedOptions {
    * so that the pools' URLs stay valid: what a server and a worker want.
    */
   keepRunning?: boolean;
+  /**
+   * For data nobody keeps (the test runner's server): no fsync, no full-page writes, commits that
+   * do not wait for their WAL to reach the disk. A crash of the machine may corrupt it, and a crash
+   * of PostgreSQL itself may lose the last commits, so never for a service's data.
+   */
+  throwaway?: boolean;
 }
+
+/** Durability that throwaway data does without (see EmbeddedOptions.throwaway). */
+const THROWAWAY_SETTINGS = ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'];
 
 interface Binaries {
   initdb: string;
@@ -136,6 +145,7 @@ export async function startEmbedded(dataDir: string, options: EmbeddedOptions = 
       "-c unix_socket_directories=''",
       '-c max_connections=200',
       '-c shared_buffers=256MB',
+      ...(options.throwaway ? THROWAWAY_SETTINGS : []),
     ].join(' ');
     // The lock file of a killed postmaster: PostgreSQL takes it for a live one while the process is
     // a zombie (kill -0 succeeds), which lasts as long as its parent does not reap it, forever
