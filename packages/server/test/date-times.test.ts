@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createDiscount, DISCOUNTS } from './helpers/checkout-discounts.ts';
+import { createDiscount, DISCOUNTS, postDiscount } from './helpers/checkout-discounts.ts';
 import { CONTACTS, contactBody, createContact, query } from './helpers/contacts.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 
@@ -54,17 +54,9 @@ describe('discounts: validFrom and validTo', () => {
 
   test('validTo is compared as an instant: an hour later in a zone ahead of UTC can be earlier', async () => {
     const site = await ctx.site();
-    const res = await site.call({
-      method: 'POST',
-      url: DISCOUNTS,
-      payload: {
-        name: 'Too short',
-        criteria: { type: 'ANY_ORDER' },
-        template: { type: 'PERCENTAGE', percentage: 10 },
-        trigger: { type: 'AUTO' },
-        validFrom: '2026-01-01T00:00:00Z',
-        validTo: '2026-01-01T01:00:00+02:00',
-      },
+    const res = await postDiscount(site, {
+      validFrom: '2026-01-01T00:00:00Z',
+      validTo: '2026-01-01T01:00:00+02:00',
     });
     assert.equal(res.statusCode, 400, res.body);
     assert.match(res.json().message, /validTo: must be later than validFrom/);
@@ -73,17 +65,7 @@ describe('discounts: validFrom and validTo', () => {
   test('what is not an RFC 3339 date-time is a 400 naming the field, and nothing is stored', async () => {
     const site = await ctx.site();
     for (const validFrom of NOT_DATE_TIMES) {
-      const res = await site.call({
-        method: 'POST',
-        url: DISCOUNTS,
-        payload: {
-          name: 'Bad time',
-          criteria: { type: 'ANY_ORDER' },
-          template: { type: 'PERCENTAGE', percentage: 10 },
-          trigger: { type: 'AUTO' },
-          validFrom,
-        },
-      });
+      const res = await postDiscount(site, { validFrom });
       assert.equal(res.statusCode, 400, `${validFrom}: ${res.body}`);
       assert.equal(res.json().type, 'INVALID_REQUEST_ERROR');
       assert.match(res.json().message, /^validFrom: must be an RFC 3339 date-time/, validFrom);
