@@ -5,7 +5,7 @@ import { apiDeps, processMetrics } from './deps.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { sweepOrphanImages } from './catalog/image-sweep.ts';
-import { imageHandlers, requeueLostImages } from './catalog/images.service.ts';
+import { imageHandlers, requeueLostImages } from './catalog/image-jobs.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import sharp from 'sharp';
 import { claimImage } from '../src/catalog/images.repo.ts';
-import { requeueLostImages } from '../src/catalog/images.service.ts';
+import { requeueLostImages } from '../src/catalog/image-jobs.ts';
 import { IMAGE_JOB, type ImageJobData, type ImageJobHolder } from '../src/jobs/queue.ts';
 import { WorkerLock } from '../src/jobs/worker-lock.ts';
 import { createProduct, multipartFile, physical } from './helpers/factories.ts';

@@ -9,29 +9,9 @@ import {
   Unauthorized,
   ValidationError,
 } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { closeAfterAnswer } from './early-close.ts';
 import { validationMessage } from './validation-message.ts';
-
-/** Errors a database outage produces: the request may be retried, so they are a 503, not a 500. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-  '53300',
-]);
-/**
- * The same from the pg driver, which gives them no code: a connection lost in the middle of a
- * statement, a client whose connection has died, no connection free in time.
- */
-const UNAVAILABLE_MESSAGES =
-  /Connection terminated|is not queryable|timeout exceeded when trying to connect/i;
 
 /**
  * Text PostgreSQL refuses (a NUL character). The request check (request-text.ts) refuses it
@@ -63,7 +43,7 @@ function toDomainError(error: FastifyError): DomainError | undefined {
   if (UNSTORABLE_TEXT_CODES.has(error.code)) {
     return new ValidationError('text: holds a character that cannot be stored', null);
   }
-  if (UNAVAILABLE_CODES.has(error.code) || UNAVAILABLE_MESSAGES.test(error.message)) {
+  if (isDatabaseUnavailable(error)) {
     return new ServiceUnavailable('the database is unreachable; retry shortly');
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {

@@ -9,7 +9,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import { apiDeps, processMetrics, type ApiDeps } from '../../src/deps.ts';
-import { imageHandlers } from '../../src/catalog/images.service.ts';
+import { imageHandlers } from '../../src/catalog/image-jobs.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
 import { FileImageStorage, type ImageStorage } from '../../src/media/storage.ts';
 import type { Metrics } from '../../src/metrics/metrics.ts';
