@@ -21,6 +21,7 @@ import * as discounts from './migrations/019-discounts.ts';
 import * as discountRedemptions from './migrations/020-discount-redemptions.ts';
 import * as authenticateAccessToken from './migrations/021-authenticate-access-token.ts';
 import * as redemptionsByOrder from './migrations/022-redemptions-by-order.ts';
+import * as pendingByRefreshToken from './migrations/023-pending-by-refresh-token.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -46,6 +47,7 @@ const migrations = {
   '020-discount-redemptions': discountRedemptions,
   '021-authenticate-access-token': authenticateAccessToken,
   '022-redemptions-by-order': redemptionsByOrder,
+  '023-pending-by-refresh-token': pendingByRefreshToken,
 };
 
 /**

@@ -57,6 +57,8 @@ export interface OAuthAccessTokensTable {
   token_digest: Buffer;
   grant_id: string;
   refresh_id: string | null;
+  /** Not read or updated since migration 023 (a pair is pending while its refresh token's
+   * `confirmed_at` is null); goes in a later release. */
   pending: boolean;
   expires_at: Timestamp;
   created_at: Timestamp;
