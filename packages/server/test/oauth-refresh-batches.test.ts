@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { RefreshBatches, type RefreshCall } from '../src/oauth/grants/refresh-batches.ts';
+import { CallBatches } from '../src/db/call-batches.ts';
+import { sendRefreshes, type RefreshCall } from '../src/oauth/grants/refresh-batches.ts';
 import { MAX_UNCONFIRMED } from '../src/oauth/grants/refresh-token.ts';
 import { newPair } from '../src/oauth/tokens.ts';
 import { digest } from '../src/secrets.ts';
@@ -12,8 +13,8 @@ import { until } from './helpers/webhooks.ts';
 
 /**
  * Refreshes that arrive together are sent in one statement and one transaction
- * (oauth/grants/refresh-batches.ts); each keeps its own outcome, and a deadlock between two
- * processes' batches costs nothing but a second try.
+ * (db/call-batches.ts, oauth/grants/refresh-batches.ts); each keeps its own outcome, and a
+ * deadlock between two processes' batches costs nothing but a second try.
  */
 let ctx: TestContext;
 let app: App;
@@ -24,6 +25,10 @@ before(async () => {
   site = await ctx.site();
 });
 after(() => ctx.close());
+
+/** Refreshes batched as the token endpoint batches them, over `pool`. */
+const refreshBatches = (pool: typeof ctx.api.pool) =>
+  new CallBatches((calls: RefreshCall[]) => sendRefreshes(pool, MAX_UNCONFIRMED, calls));
 
 const connect = async () => redeem(ctx, app, await allow(ctx, app, site.websiteId));
 
@@ -69,12 +74,12 @@ describe('refreshes sent together', () => {
         return ctx.api.pool.query(query as never);
       },
     } as unknown as typeof ctx.api.pool;
-    const batches = new RefreshBatches(counting, MAX_UNCONFIRMED);
+    const batches = refreshBatches(counting);
     const fresh = callFor(good.refresh_token!);
     const outcomes = await Promise.all([
-      batches.refresh(fresh.call),
-      batches.refresh(callFor(replayed.refresh_token!).call),
-      batches.refresh(callFor('emp_rt_not-a-token').call),
+      batches.call(fresh.call),
+      batches.call(callFor(replayed.refresh_token!).call),
+      batches.call(callFor('emp_rt_not-a-token').call),
     ]);
     assert.equal(statements.length, 1, 'one statement for the three');
     assert.match(statements[0]!, /oauth_refresh/);
@@ -87,12 +92,9 @@ describe('refreshes sent together', () => {
 
   test('two refreshes of one token in a batch both store a pair, as two parallel refreshes do (RT-11)', async () => {
     const tokens = await connect();
-    const batches = new RefreshBatches(ctx.api.pool, MAX_UNCONFIRMED);
+    const batches = refreshBatches(ctx.api.pool);
     const [first, second] = [callFor(tokens.refresh_token!), callFor(tokens.refresh_token!)];
-    assert.deepEqual(await Promise.all([batches.refresh(first.call), batches.refresh(second.call)]), [
-      'ok',
-      'ok',
-    ]);
+    assert.deepEqual(await Promise.all([batches.call(first.call), batches.call(second.call)]), ['ok', 'ok']);
     // Using one pair confirms it and retires its sibling, access token included.
     assert.equal((await apiCall(ctx, second.accessToken)).statusCode, 200);
     assert.equal((await apiCall(ctx, first.accessToken)).statusCode, 401);
@@ -133,19 +135,16 @@ describe('refreshes sent together', () => {
                             WHERE a.token_digest = $1 FOR UPDATE OF g`,
         [digest(a.access_token)],
       );
-      const [first, second] = [
-        new RefreshBatches(ctx.api.pool, MAX_UNCONFIRMED),
-        new RefreshBatches(ctx.api.pool, MAX_UNCONFIRMED),
-      ];
+      const [first, second] = [refreshBatches(ctx.api.pool), refreshBatches(ctx.api.pool)];
       // The first waits for A before taking B; the second takes B, then waits for A behind it.
       const firstDone = Promise.all([
-        first.refresh(callFor(a.refresh_token!).call),
-        first.refresh(callFor(b.refresh_token!).call),
+        first.call(callFor(a.refresh_token!).call),
+        first.call(callFor(b.refresh_token!).call),
       ]);
       await until(waiting, (n) => n === 1, 'the first batch waiting');
       const secondDone = Promise.all([
-        second.refresh(callFor(b.refresh_token!).call),
-        second.refresh(callFor(a.refresh_token!).call),
+        second.call(callFor(b.refresh_token!).call),
+        second.call(callFor(a.refresh_token!).call),
       ]);
       await until(waiting, (n) => n === 2, 'the second batch waiting');
       await holder.query('COMMIT');

@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import type pg from 'pg';
 import type { Clock } from '../clock.ts';
+import { batchesPerPool, inCallOrder } from '../db/call-batches.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
@@ -48,6 +50,31 @@ export function accessTokenCache(feed?: ChangeFeed): AccessTokenCache {
 
 type Deps = Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; ids: Ids; tokens: AccessTokenCache };
 
+/** What oauth_authenticate answers of a live token. */
+interface TokenRow {
+  grant_id: string;
+  expires_at: Date;
+  client_id: string;
+  website_id: string;
+  scopes: string[];
+  last_used_at: Date | null;
+}
+
+/**
+ * Tokens looked up together share a round trip and a commit (db/call-batches.ts): a burst of
+ * first calls with new tokens, each of which confirms its pair, writes once.
+ */
+export const tokenLookups = batchesPerPool(
+  async (pool: pg.Pool, calls: { presented: Buffer; moment: Date }[]) => {
+    const query = CompiledQuery.raw(
+      `SELECT x.n, a.* FROM unnest($1::bytea[], $2::timestamptz[]) WITH ORDINALITY AS x(p, m, n)
+       CROSS JOIN LATERAL oauth_authenticate(x.p, x.m) AS a`,
+      [calls.map((c) => c.presented), calls.map((c) => c.moment)],
+    );
+    return inCallOrder(await queryPrepared<TokenRow & { n: string }>(pool, query as never), calls.length);
+  },
+);
+
 /**
  * The credential of a live access token, or undefined: unknown, expired, revoked, or of a pair
  * retired by its sibling's confirmation. A token is cached once its pair is confirmed; a
@@ -69,17 +96,7 @@ export async function authenticateAccessToken(
     const tokenDigest = Buffer.from(cacheKey, 'hex');
     const generation = deps.tokens.generation;
     // Confirms a refreshed pair on its token's first use, and records the grant's use then.
-    const [row] = await queryPrepared(
-      deps.pool,
-      sql<{
-        grant_id: string;
-        expires_at: Date;
-        client_id: string;
-        website_id: string;
-        scopes: string[];
-        last_used_at: Date | null;
-      }>`SELECT * FROM oauth_authenticate(${tokenDigest}, ${now})`.compile(deps.db),
-    );
+    const row = await tokenLookups(deps.pool).call({ presented: tokenDigest, moment: now });
     if (!row) return undefined;
     token = {
       credential: {

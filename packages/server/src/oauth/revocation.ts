@@ -31,7 +31,8 @@ export async function revokeAccess(
     .executeTakeFirst();
   if (!client) throw new NotFound(`client not found: ${input.clientId}`);
   let notified = 0;
-  // A batch of refreshes holds its grants' locks in its own order (grants/refresh-batches.ts).
+  // A batch of refreshes, exchanges or first calls holds its grants' locks in its own order
+  // (db/call-batches.ts).
   const revoked = await retryingDeadlocks(() =>
     deps.db.transaction().execute(async (trx) => {
       const grants = await trx

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
-import { queryPrepared } from '../../db/database.ts';
+import { batchesPerPool, callInOrder, type Argument } from '../../db/call-batches.ts';
 import { OAuthError } from '../../errors.ts';
 import { digest } from '../../secrets.ts';
 import { newPair, type GrantDeps, type TokenResponse } from '../tokens.ts';
@@ -23,6 +22,40 @@ function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 
+/** One exchange's arguments of oauth_redeem_code (migration 014-token-functions). */
+export interface RedeemCall {
+  presented: Buffer;
+  clientId: string;
+  moment: Date;
+  redirectUri: string;
+  verifierS256: string | null;
+  refreshId: string;
+  refreshDigest: Buffer;
+  refreshExpires: Date;
+  accessDigest: Buffer;
+  accessExpires: Date;
+  auditId: string;
+}
+
+const ARGUMENTS: Argument<RedeemCall>[] = [
+  ['bytea', (c) => c.presented],
+  ['text', (c) => c.clientId],
+  ['timestamptz', (c) => c.moment],
+  ['text', (c) => c.redirectUri],
+  ['text', (c) => c.verifierS256],
+  ['text', (c) => c.refreshId],
+  ['bytea', (c) => c.refreshDigest],
+  ['timestamptz', (c) => c.refreshExpires],
+  ['bytea', (c) => c.accessDigest],
+  ['timestamptz', (c) => c.accessExpires],
+  ['text', (c) => c.auditId],
+];
+
+/** Exchanges arriving together share a round trip and a commit (db/call-batches.ts), in order. */
+export const codeExchanges = batchesPerPool((pool, calls: RedeemCall[]) =>
+  callInOrder<RedeemCall, string>(pool, 'oauth_redeem_code', ARGUMENTS, calls),
+);
+
 /**
  * grant_type=authorization_code (api-details 8), in one round trip. The code is burned by its
  * first presentation, whatever comes of it; a second presentation revokes every token the first
@@ -39,17 +72,19 @@ export async function redeemCode(
   const verifier = request.fields.code_verifier;
   const now = deps.clock.now();
   const { response, access, refresh } = newPair(deps, now, true);
-  const [row] = await queryPrepared(
-    deps.pool,
-    sql<{ outcome: string }>`
-      SELECT oauth_redeem_code(${digest(code)}, ${client.id}, ${now}, ${redirectUri},
-                               ${verifier === undefined ? null : s256(verifier)},
-                               ${refresh!.id}, ${refresh!.digest}, ${refresh!.expiresAt},
-                               ${access.digest}, ${access.expiresAt}, ${deps.ids.objectId()}) AS outcome`.compile(
-      deps.db,
-    ),
-  );
-  const outcome = row!.outcome;
+  const outcome = await codeExchanges(deps.pool).call({
+    presented: digest(code),
+    clientId: client.id,
+    moment: now,
+    redirectUri,
+    verifierS256: verifier === undefined ? null : s256(verifier),
+    refreshId: refresh!.id,
+    refreshDigest: refresh!.digest,
+    refreshExpires: refresh!.expiresAt,
+    accessDigest: access.digest,
+    accessExpires: access.expiresAt,
+    auditId: deps.ids.objectId(),
+  });
   if (outcome === 'online') {
     // No offline access: the access token alone.
     const { refresh_token: _token, refresh_token_expires_at: _expires, ...online } = response;
