@@ -6,8 +6,9 @@ import { sql, type Kysely } from 'kysely';
  * an update of its own: one statement, an index lookup and a WAL record on every refresh and every
  * first call with a refreshed token (bench/README.md, "OAuth benchmark"). The functions now read
  * the refresh token instead, and `pending` is no longer read or updated (its rows keep the value
- * they were inserted with; the column goes in a later release). Otherwise as migrations 014, 017
- * and 021: same arguments, same answers, so instances of the previous release work unchanged.
+ * they were inserted with; the column goes in a later release). oauth_authenticate also finds
+ * its rows one key at a time (below). Otherwise as migrations 014, 017 and 021: same arguments,
+ * same answers, so instances of the previous release work unchanged.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -46,7 +47,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       RETURN true;
     END $$`.execute(db);
 
-  // An access token without a refresh token (an online grant's) is never pending.
+  // The token, then its grant, then its refresh token, each found by its key: as one join, the
+  // plan kept for the session was made while the tables were small, and went on reading every
+  // grant once they were not. An access token without a refresh token (an online grant's) is
+  // never pending.
   await sql`
     CREATE OR REPLACE FUNCTION oauth_authenticate(presented bytea, moment timestamptz)
     RETURNS TABLE (grant_id text, expires_at timestamptz, client_id text, website_id text,
@@ -54,19 +58,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     LANGUAGE plpgsql AS $$
     #variable_conflict use_column
     DECLARE
-      r record;
+      t record;
+      g record;
     BEGIN
-      SELECT t.grant_id, p.id IS NOT NULL AND p.confirmed_at IS NULL AS pending, t.expires_at,
-             g.client_id, g.website_id, g.scopes, g.last_used_at
-        INTO r
-        FROM oauth_access_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-             LEFT JOIN oauth_refresh_tokens p ON p.id = t.refresh_id
-        WHERE t.token_digest = presented AND t.revoked_at IS NULL AND g.revoked_at IS NULL;
-      IF NOT FOUND OR r.expires_at <= moment THEN RETURN; END IF;
-      IF r.pending THEN
+      SELECT a.grant_id, a.refresh_id, a.expires_at INTO t FROM oauth_access_tokens a
+        WHERE a.token_digest = presented AND a.revoked_at IS NULL;
+      IF NOT FOUND OR t.expires_at <= moment THEN RETURN; END IF;
+      SELECT o.client_id, o.website_id, o.scopes, o.last_used_at INTO g FROM oauth_grants o
+        WHERE o.id = t.grant_id AND o.revoked_at IS NULL;
+      IF NOT FOUND THEN RETURN; END IF;
+      IF t.refresh_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM oauth_refresh_tokens p WHERE p.id = t.refresh_id AND p.confirmed_at IS NULL
+      ) THEN
         IF NOT oauth_confirm_by_use(presented, moment) THEN RETURN; END IF;
-        r.last_used_at := moment;
+        g.last_used_at := moment;
       END IF;
-      RETURN QUERY SELECT r.grant_id, r.expires_at, r.client_id, r.website_id, r.scopes, r.last_used_at;
+      RETURN QUERY SELECT t.grant_id, t.expires_at, g.client_id, g.website_id, g.scopes, g.last_used_at;
     END $$`.execute(db);
 }
