@@ -41,7 +41,9 @@ const MAINTENANCE_SECONDS = 5;
  * The advisory lock (pg_advisory_lock(int, int), apart from the worker locks' first key) that one
  * starting process at a time holds while it creates and updates the queues.
  */
-const QUEUE_SETUP_LOCK = 0x71756575;
+export const QUEUE_SETUP_LOCK = 0x71756575;
+/** PostgreSQL's answer to a lock not granted within lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /** The job queue: pg-boss in the service's own database (its schema `pgboss`). */
 export class Jobs {
@@ -58,6 +60,8 @@ export class Jobs {
   constructor(
     private readonly databaseUrl: string,
     private readonly jobTimeoutSeconds = 120,
+    /** How long start() waits for another process's set-up of the queues (seconds, it takes). */
+    private readonly setupWaitMs = 60_000,
   ) {
     this.boss = new PgBoss({
       connectionString: databaseUrl,
@@ -74,7 +78,7 @@ export class Jobs {
     // Processes starting at once on a new database deadlock in pg-boss's create_queue (each
     // attaches a queue's table while another's insert of the same queue waits), and one of them
     // would stop; so the queues are set up by one process at a time.
-    await oneAtATime(this.databaseUrl, () => this.setUpQueues());
+    await oneAtATime(this.databaseUrl, this.setupWaitMs, () => this.setUpQueues());
   }
 
   private async setUpQueues(): Promise<void> {
@@ -236,13 +240,24 @@ function outlastUnawaitedCompletion(reason: unknown): void {
   throw reason;
 }
 
-/** Runs `fn` holding the queue set-up lock, on a connection of its own whose end releases it. */
-async function oneAtATime(databaseUrl: string, fn: () => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` holding the queue set-up lock, on a connection of its own whose end releases it. A
+ * process that holds it for longer than `waitMs` is hung: this one stops and says so, rather
+ * than wait with it.
+ */
+async function oneAtATime(databaseUrl: string, waitMs: number, fn: () => Promise<void>): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'emporium queue setup' });
   client.on('error', () => {}); // a lost connection fails the query below, which start() reports
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1, 0)', [QUEUE_SETUP_LOCK]);
+    await client.query(`SET lock_timeout = ${Math.ceil(waitMs)}`);
+    await client.query('SELECT pg_advisory_lock($1, 0)', [QUEUE_SETUP_LOCK]).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      throw new Error(
+        `the job queues: another process has been setting them up for ${waitMs / 1000} s; ` +
+          `look for a hung emporium process (pg_stat_activity, application_name 'emporium queue setup')`,
+      );
+    });
     await fn();
   } finally {
     await client.end().catch(() => {});
