@@ -60,7 +60,7 @@ export class Jobs {
   constructor(
     private readonly databaseUrl: string,
     private readonly jobTimeoutSeconds = 120,
-    /** How long start() waits for another process's set-up of the queues (seconds, it takes). */
+    /** How long start() waits for another process's set-up of the queues, which takes seconds. */
     private readonly setupWaitMs = 60_000,
   ) {
     this.boss = new PgBoss({
