@@ -95,8 +95,9 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   registerTextCheck(app);
   registerChangeWrappers(app);
 
-  // Hooks every request runs take a callback rather than being async, but for the one below: no
-  // promise and no turn of the microtask queue each (bench/README.md, "Get by id").
+  // Hooks every request runs take a callback rather than being async, but for the one below and
+  // the authentication's, which may ask the database: no promise and no turn of the microtask
+  // queue each (bench/README.md, "Get by id").
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       { req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },

@@ -37,17 +37,19 @@ export function registerAuthentication(app: FastifyInstance, resolve: Credential
  * call still counts.
  */
 export function registerScopeCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // A callback, not async: no promise and no microtask turn on every request (app.ts).
+  app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const { scope, oauthScope } = request.routeOptions.config;
-    if (!scope || !request.credential) return;
+    if (!scope || !request.credential) return done();
     const held = effectiveScopes(request.credential.scopes);
     // A route's oauthScope counts for OAuth tokens only (platform-surface 0.7: contacts' reads
     // also take website.profiles.read, "OAuth only").
     const byOAuth =
       oauthScope !== undefined && request.credential.kind === 'access_token' && held.has(oauthScope);
     if (!held.has(scope) && !byOAuth) {
-      throw new Forbidden(`this credential lacks the ${scope} scope`, 'MISSING_SCOPE');
+      return done(new Forbidden(`this credential lacks the ${scope} scope`, 'MISSING_SCOPE'));
     }
+    done();
   });
 }
 
