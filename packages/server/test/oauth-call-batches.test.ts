@@ -5,7 +5,16 @@ import { tokenLookups } from '../src/oauth/access-tokens.ts';
 import { codeExchanges, type RedeemCall } from '../src/oauth/grants/authorization-code.ts';
 import { newPair } from '../src/oauth/tokens.ts';
 import { digest } from '../src/secrets.ts';
-import { allow, apiCall, redeem, refresh, registerApp, REDIRECT_URI, type App } from './helpers/oauth.ts';
+import {
+  allow,
+  apiCall,
+  recordingPool,
+  redeem,
+  refresh,
+  registerApp,
+  REDIRECT_URI,
+  type App,
+} from './helpers/oauth.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 /**
@@ -22,18 +31,6 @@ before(async () => {
   site = await ctx.site();
 });
 after(() => ctx.close());
-
-/** The app's pool, recording the statements sent through it: a queue of batches of its own. */
-function countingPool(): { pool: typeof ctx.api.pool; statements: string[] } {
-  const statements: string[] = [];
-  const pool = {
-    query: (query: { text: string }) => {
-      statements.push(query.text);
-      return ctx.api.pool.query(query as never);
-    },
-  } as unknown as typeof ctx.api.pool;
-  return { pool, statements };
-}
 
 /** The call the token endpoint makes for `code`, and the access token of the pair it would store. */
 function exchangeOf(code: string, clientId = app.clientId): { call: RedeemCall; accessToken: string } {
@@ -69,7 +66,7 @@ describe('code exchanges sent together', () => {
       await allow(ctx, app, site.websiteId),
       await allow(ctx, other, site.websiteId),
     ];
-    const { pool, statements } = countingPool();
+    const { pool, statements } = recordingPool(ctx);
     const exchanges = codeExchanges(pool);
     const first = exchangeOf(good);
     const outcomes = await Promise.all([
@@ -105,7 +102,7 @@ describe('access tokens looked up together', () => {
     ];
     const children = [];
     for (const tokens of families) children.push((await refresh(ctx, app, tokens.refresh_token!)).json());
-    const { pool, statements } = countingPool();
+    const { pool, statements } = recordingPool(ctx);
     const lookups = tokenLookups(pool);
     const moment = ctx.clock.now();
     const rows = await Promise.all(

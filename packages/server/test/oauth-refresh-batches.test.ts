@@ -7,7 +7,7 @@ import { sendRefreshes, type RefreshCall } from '../src/oauth/grants/refresh-bat
 import { MAX_UNCONFIRMED } from '../src/oauth/grants/refresh-token.ts';
 import { newPair } from '../src/oauth/tokens.ts';
 import { digest } from '../src/secrets.ts';
-import { allow, apiCall, redeem, refresh, registerApp, type App } from './helpers/oauth.ts';
+import { allow, apiCall, recordingPool, redeem, refresh, registerApp, type App } from './helpers/oauth.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import { until } from './helpers/webhooks.ts';
 
@@ -67,13 +67,7 @@ describe('refreshes sent together', () => {
     const child = (await refresh(ctx, app, replayed.refresh_token!)).json();
     assert.equal((await apiCall(ctx, child.access_token)).statusCode, 200);
 
-    const statements: string[] = [];
-    const counting = {
-      query: (query: { text: string }) => {
-        statements.push(query.text);
-        return ctx.api.pool.query(query as never);
-      },
-    } as unknown as typeof ctx.api.pool;
+    const { pool: counting, statements } = recordingPool(ctx);
     const batches = refreshBatches(counting);
     const fresh = callFor(good.refresh_token!);
     const outcomes = await Promise.all([

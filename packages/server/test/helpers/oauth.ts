@@ -150,3 +150,18 @@ export function assertOAuthError(
   if (description) assert.match(body.error_description, description);
   assert.equal(res.headers['cache-control'], 'no-store');
 }
+
+/**
+ * The app's pool, recording the text of each statement sent through it: a batching queue made
+ * over it (db/call-batches.ts) is a queue of its own, whose round trips a test can count.
+ */
+export function recordingPool(ctx: TestContext): { pool: TestContext['api']['pool']; statements: string[] } {
+  const statements: string[] = [];
+  const pool = {
+    query: (query: { text: string }) => {
+      statements.push(query.text);
+      return ctx.api.pool.query(query as never);
+    },
+  } as unknown as TestContext['api']['pool'];
+  return { pool, statements };
+}
