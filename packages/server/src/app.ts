@@ -177,7 +177,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   await app.register(imageFilesRoutes, { deps: apiDeps });
   await app.register(async (api) => {
     registerAuthentication(api, resolve);
-    await registerRateLimit(api, deps.config.rateLimitPerMinute, deps.redis);
+    registerRateLimit(api, deps.config.rateLimitPerMinute, deps.redis);
     registerScopeCheck(api);
     registerIdempotencyKeyCheck(api);
     await api.register(productsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });

@@ -8,9 +8,8 @@ import { closeAfterAnswer } from './early-close.ts';
  * the same here. A key that is present but malformed is the route's ordinary validation error.
  *
  * An onRequest hook of those routes alone, added as each is defined, so that other requests do
- * not run it at all. It goes first of the route's own hooks: after the instance's
- * (authentication, scope) and before the rate limit's (@fastify/rate-limit adds its hook to each
- * route too), where it ran as the last instance hook.
+ * not run it at all. It goes first of the route's own hooks, after the instance's
+ * (authentication, rate limit, scope).
  */
 export function registerIdempotencyKeyCheck(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {

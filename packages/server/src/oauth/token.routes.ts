@@ -79,7 +79,7 @@ export const tokenRoutes: FastifyPluginAsync<{
       throw new OAuthError('invalid_request', 'the User-Agent header is required (SEC-43)');
     }
   });
-  await registerRateLimit(app, rateLimitPerMinute, redis, 'emporium:token:');
+  registerRateLimit(app, rateLimitPerMinute, redis, 'emporium:token:');
   registerTokenBodyParsers(app);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
