@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
 
@@ -21,6 +22,18 @@ export function closeAfterAnswer(reply: FastifyReply): void {
     socket.end();
     setTimeout(() => socket.destroy(), GRACE_MS).unref();
   };
+}
+
+/**
+ * Whether some of the request's body is still to come, so that answering now calls for
+ * closeAfterAnswer. A request whose headers announce no body (no Transfer-Encoding, no
+ * Content-Length above 0) has none, even before the HTTP parser, just past its headers, marks it
+ * complete: a GET answered 404 at once keeps its connection.
+ */
+export function bodyUnread(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
 }
 
 declare module 'node:net' {

@@ -10,7 +10,7 @@ import {
   ValidationError,
 } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { closeAfterAnswer } from './early-close.ts';
+import { bodyUnread, closeAfterAnswer } from './early-close.ts';
 import { validationMessage } from './validation-message.ts';
 
 /**
@@ -76,7 +76,7 @@ function send(reply: FastifyReply, request: FastifyRequest, error: DomainError) 
   if (error instanceof Unauthorized) reply.header('www-authenticate', error.challenge);
   if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
   if (error instanceof MethodNotAllowed && error.allow.length) reply.header('allow', error.allow.join(', '));
-  if (!request.raw.complete) closeAfterAnswer(reply);
+  if (bodyUnread(request.raw)) closeAfterAnswer(reply);
   return reply.code(error.status).send({
     type: error.type,
     subtype: error.subtype,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { closeAfterAnswer } from './early-close.ts';
+import { bodyUnread, closeAfterAnswer } from './early-close.ts';
 
 /**
  * Routes whose config says `idempotencyKey: true` need the Idempotency-Key header. Without it (or
@@ -22,7 +22,7 @@ export function registerIdempotencyKeyCheck(app: FastifyInstance): void {
 function requireKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const key = request.headers['idempotency-key'];
   if (typeof key === 'string' && key !== '') return done();
-  if (!request.raw.complete) closeAfterAnswer(reply);
+  if (bodyUnread(request.raw)) closeAfterAnswer(reply);
   reply.code(400).type('application/problem+json').send(missingKeyProblem(request.url));
 }
 

@@ -6,6 +6,7 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle } from '../db/database.ts';
 import type { Ids } from '../ids.ts';
 import { digestHex } from '../secrets.ts';
+import { effectiveScopes } from './scopes.ts';
 import { VersionedCache } from '../versioned-cache.ts';
 
 /** How often a grant's last-used time is written: once a minute is enough to show it. */
@@ -18,6 +19,8 @@ export interface AccessTokenCredential {
   clientId: string;
   websiteId: string;
   scopes: readonly string[];
+  /** What the scopes allow, each write scope with its read scope: found once, checked on every call. */
+  held: ReadonlySet<string>;
 }
 
 /** Live access tokens by digest (hex), so most API calls authenticate without a query. */
@@ -85,11 +88,22 @@ export const tokenLookups = batchesPerPool(
  * one confirms and all succeed (security RT-6); a call with a sibling whose pair lost the race
  * fails.
  */
-export async function authenticateAccessToken(
+export function authenticateAccessToken(
   deps: Deps,
   presented: string,
-): Promise<AccessTokenCredential | undefined> {
+): AccessTokenCredential | undefined | Promise<AccessTokenCredential | undefined> {
   const cacheKey = digestHex(presented);
+  const now = deps.clock.now().getTime();
+  const token = deps.tokens.latest(cacheKey);
+  // Most calls: a cached token whose use was recorded within the minute, answered at once.
+  if (token && token.expiresAt > now && now - token.lastUsedAt < LAST_USED_RESOLUTION_MS) {
+    return token.credential;
+  }
+  return lookUpToken(deps, cacheKey);
+}
+
+/** authenticateAccessToken's path through the database: a token not cached, or a use to record. */
+async function lookUpToken(deps: Deps, cacheKey: string): Promise<AccessTokenCredential | undefined> {
   const now = deps.clock.now();
   let token = deps.tokens.latest(cacheKey);
   if (!token) {
@@ -105,6 +119,7 @@ export async function authenticateAccessToken(
         clientId: row.client_id,
         websiteId: row.website_id,
         scopes: row.scopes,
+        held: effectiveScopes(row.scopes),
       },
       expiresAt: row.expires_at.getTime(),
       lastUsedAt: row.last_used_at?.getTime() ?? 0,

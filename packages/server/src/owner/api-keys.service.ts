@@ -5,6 +5,7 @@ import { NotFound, ValidationError } from '../errors.ts';
 import type { Ids } from '../ids.ts';
 import { digest, digestHex, newSecret } from '../secrets.ts';
 import { GONE, VersionedCache } from '../versioned-cache.ts';
+import { effectiveScopes } from '../oauth/scopes.ts';
 import { parseKeyScopes } from './api-key-scopes.ts';
 
 export const API_KEY_PREFIX = 'emp_key_';
@@ -17,7 +18,11 @@ export interface ApiKeyCredential {
   id: string;
   websiteId: string;
   scopes: readonly string[];
+  /** What the scopes allow, each write scope with its read scope: found once, checked on every call. */
+  held: ReadonlySet<string>;
 }
+
+type KeyDeps = Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; keys: ApiKeyCache };
 
 /** Live keys by digest (hex), so most requests authenticate without a query. */
 export type ApiKeyCache = VersionedCache<{ credential: ApiKeyCredential; lastUsedAt: number }>;
@@ -121,11 +126,19 @@ export function listApiKeys(db: Db, websiteId: string) {
 }
 
 /** The live key for a presented secret, or undefined. Looked up by digest: the secret is never stored. */
-export async function authenticateApiKey(
-  deps: Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; keys: ApiKeyCache },
+export function authenticateApiKey(
+  deps: KeyDeps,
   presented: string,
-): Promise<ApiKeyCredential | undefined> {
+): ApiKeyCredential | undefined | Promise<ApiKeyCredential | undefined> {
   const cacheKey = digestHex(presented);
+  const key = deps.keys.latest(cacheKey);
+  // Most calls: a cached key whose use was recorded within the minute, answered at once.
+  if (key && deps.clock.now().getTime() - key.lastUsedAt < LAST_USED_RESOLUTION_MS) return key.credential;
+  return lookUpKey(deps, cacheKey);
+}
+
+/** authenticateApiKey's path through the database: a key not cached, or a use to record. */
+async function lookUpKey(deps: KeyDeps, cacheKey: string): Promise<ApiKeyCredential | undefined> {
   let key = deps.keys.latest(cacheKey);
   if (!key) {
     const keyDigest = Buffer.from(cacheKey, 'hex');
@@ -139,10 +152,14 @@ export async function authenticateApiKey(
         .where('revoked_at', 'is', null),
     );
     if (!row) return undefined;
-    key = {
-      credential: { kind: 'api_key', id: row.id, websiteId: row.website_id, scopes: row.scopes },
-      lastUsedAt: row.last_used_at?.getTime() ?? 0,
+    const credential: ApiKeyCredential = {
+      kind: 'api_key',
+      id: row.id,
+      websiteId: row.website_id,
+      scopes: row.scopes,
+      held: effectiveScopes(row.scopes),
     };
+    key = { credential, lastUsedAt: row.last_used_at?.getTime() ?? 0 };
     deps.keys.set(cacheKey, 0, key, generation);
   }
   const now = deps.clock.now();
