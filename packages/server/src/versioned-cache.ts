@@ -91,7 +91,8 @@ export class VersionedCache<V> {
    * cache's worth of entries were put or moved after it.
    */
   private touch(key: string, entry: Entry<V>): void {
-    if (this.moves - entry.moved < this.entries.size / 2) return;
+    // `moved` is the count before this entry's move, so the moves after it are the rest but one.
+    if (this.moves - entry.moved - 1 < this.entries.size / 2) return;
     this.entries.delete(key);
     this.entries.set(key, entry);
     entry.moved = this.moves++;
