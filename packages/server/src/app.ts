@@ -29,6 +29,7 @@ import { healthRoutes } from './http/health.routes.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { LogDestination } from './http/log-destination.ts';
 import { requestLogSerializer } from './http/log-redaction.ts';
+import { registerRequestLog } from './http/request-log.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { registerTextCheck } from './http/request-text.ts';
 import { requestIds } from './ids.ts';
@@ -51,6 +52,7 @@ const TIMEOUT_CHECK_MS = 1_000;
 /** Builds the whole HTTP application; no socket, no environment reading (architecture: habit 1). */
 export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Promise<FastifyInstance> {
   const requestId = requestIds();
+  const logStream = deps.logStream ?? new LogDestination();
   const requestTimeoutMs = (deps.config.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
   const app = Fastify({
     logger: {
@@ -60,7 +62,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
       // cloned the object to find it on every line (bench/README.md, "Get by id").
       serializers: { req: requestLogSerializer },
       // Standard output by default, through a destination cheaper per line than pino's own.
-      stream: deps.logStream ?? new LogDestination(),
+      stream: logStream,
     },
     // The request id is the error body's contextId, so a user's report leads to the log line.
     genReqId: requestId,
@@ -76,7 +78,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     clientErrorHandler: clientErrorHandler(requestId),
     // The client's address comes from X-Forwarded-For only through a trusted proxy (AB-1).
     trustProxy: deps.config.trustProxy?.length ? deps.config.trustProxy : false,
-    // One line per request, written in onResponse below, instead of Fastify's two.
+    // One line per request, written by registerRequestLog (http/request-log.ts), not Fastify's two.
     logController: new LogController({ requestIdLogLabel: 'contextId', disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
     // A path may carry a list of 50 ids (api-details 4); longer lists still reach the 400 of the rule.
@@ -98,14 +100,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   // Hooks every request runs take a callback rather than being async: no promise and no turn of
   // the microtask queue each (bench/README.md, "Get by id"). The authentication's answers at once
   // when the credential is cached, and asks the database otherwise.
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { req: request, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
-    done();
-  });
-
+  registerRequestLog(app, logStream);
   registerRequestMetrics(app, api.metrics);
 
   let closing = false;

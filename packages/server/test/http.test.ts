@@ -269,6 +269,34 @@ describe('logging', () => {
       [],
     );
   });
+
+  test("a request's one line is the line pino writes for request.log.info({ req, status, ms }, 'request')", async () => {
+    const from = ctx.logs.length;
+    await ctx.app.inject({ method: 'GET', url: '/healthz?token=s3cret&x=1' });
+    const written = ctx.logs.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(written.length, 1);
+    const line = written[0]!;
+    const req = { method: 'GET', url: '/healthz?token=s3cret&x=1', ip: '127.0.0.1' };
+    ctx.app.log.child({ contextId: line.contextId }).info({ req, status: 200, ms: line.ms }, 'request');
+    const byPino = JSON.parse(ctx.logs.at(-1)!) as Record<string, unknown>;
+    assert.ok(typeof line.time === 'number' && Math.abs(line.time - (byPino.time as number)) < 60_000);
+    assert.deepEqual({ ...line, time: 0 }, { ...byPino, time: 0 });
+    assert.deepEqual(line.req, {
+      method: 'GET',
+      url: '/healthz?token=[REDACTED]&x=1',
+      remoteAddress: '127.0.0.1',
+    });
+  });
+
+  test('below the info level, requests are not logged', async () => {
+    const quiet = await testApp({ logLevel: 'warn', databaseUrl: ctx.url });
+    try {
+      assert.equal((await quiet.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+      assert.deepEqual(quiet.logs, []);
+    } finally {
+      await quiet.close();
+    }
+  });
 });
 
 describe('store pages and website', () => {

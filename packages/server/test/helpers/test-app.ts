@@ -113,7 +113,7 @@ export interface TestAppOptions {
   authUrl?: string;
   /** Sign-in attempts a minute on the owner pages; high unless a test is about the limit. */
   signInPerMinute?: number;
-  logLevel?: 'info' | 'silent';
+  logLevel?: 'info' | 'warn' | 'silent';
   /** Another instance on the database of an earlier testApp; a fresh database otherwise. */
   databaseUrl?: string;
   redis?: Redis;
