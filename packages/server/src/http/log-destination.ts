@@ -15,9 +15,10 @@ const FLUSH_MS = 20;
  * of every request (bench/README.md, "Get by id"). Here a line is pushed on a list, and the
  * lines of up to FLUSH_MS go out together in one write once the write before it has finished, in
  * the order logged: a write, its hand-over to libuv's threads and its callback cost more than the
- * line itself, so under load each is shared by hundreds of lines rather than a few. As with sonic-boom: a partial write goes on where it stopped, a
- * full pipe (EAGAIN) is tried again, a closed one (EPIPE) ends logging quietly, any other error
- * is thrown, and the lines still waiting are written synchronously when the process exits.
+ * line itself, so under load each is shared by hundreds of lines rather than a few. As with
+ * sonic-boom: a partial write goes on where it stopped, a full pipe (EAGAIN) is tried again, a
+ * closed one (EPIPE) ends logging quietly, any other error is thrown, and the lines still
+ * waiting are written synchronously when the process exits.
  */
 export class LogDestination {
   private pending: string[] = [];
