@@ -223,7 +223,7 @@ describe('a product page', () => {
     assert.match(cart.body, /Blue/);
   });
 
-  test('images: responsive srcset from the widths produced, with the alt text', async () => {
+  test('images: responsive srcset from the widths produced, with the alt text; the product page loads its main one at once', async () => {
     const product = await shown(physical(site, { name: 'Vase' }));
     const bytes = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#a33' } })
       .png()
@@ -253,8 +253,9 @@ describe('a product page', () => {
     assert.ok(body.includes(`srcset="${srcset}"`), body);
     assert.match(body, /alt="A red vase on a table"/);
     assert.match(body, /width="1200"\s+height="800"/);
+    assert.match(body, /<img[^>]+alt="A red vase on a table"[^>]+loading="eager"/, 'the page opens with it');
     const listed = (await get(`${store()}/shop`)).body;
-    assert.match(listed, /<img[^>]+alt="A red vase on a table"[^>]+class="thumb"/);
+    assert.match(listed, /<img[^>]+alt="A red vase on a table"[^>]+class="thumb"\s+loading="lazy"/);
   });
 
   test('a hostile name and SEO text are escaped, never markup', async () => {

@@ -124,7 +124,7 @@ export function productPage(store: StoreFrame, row: ProductRow): Html {
   const price = productPrice(row);
   const body = html`<article class="product">
     <div class="gallery">
-      ${main ? picture(main, '(min-width: 48rem) 50vw, 100vw') : ''}
+      ${main ? picture(main, '(min-width: 48rem) 50vw, 100vw', { eager: true }) : ''}
       ${
         more.length
           ? html`<ul>
@@ -155,7 +155,7 @@ export function productCard(websiteId: string, row: ProductRow): Html {
   const price = productPrice(row);
   return html`<li>
     <a href="${productPath(websiteId, row.store_page_slug, row.url_slug)}">
-      ${main ? picture(main, '(min-width: 48rem) 18rem, 50vw', 'thumb') : html`<span class="noimage">No image</span>`}
+      ${main ? picture(main, '(min-width: 48rem) 18rem, 50vw', { className: 'thumb' }) : html`<span class="noimage">No image</span>`}
       <h2>${row.name}</h2>
     </a>
     ${price ? html`<p>${priceTag(price.price, price.from)}</p>` : ''}

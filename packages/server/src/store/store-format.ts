@@ -70,8 +70,16 @@ export function imageSources(image: ImageRow): { src: string; srcset: string | u
   return { src: `${path}?format=${fallback}w`, srcset };
 }
 
-/** A responsive image: `sizes` says how wide it is shown, so the browser picks a file. */
-export function picture(image: ImageRow, sizes: string, className?: string): Html {
+/**
+ * A responsive image: `sizes` says how wide it is shown, so the browser picks a file. Lazy unless
+ * `eager`: the one image a page opens with (a product page's main picture) loads at once, with
+ * the page, rather than when the browser finds it in view after the page has loaded.
+ */
+export function picture(
+  image: ImageRow,
+  sizes: string,
+  { className, eager = false }: { className?: string; eager?: boolean } = {},
+): Html {
   const { src, srcset } = imageSources(image);
   return html`<img
     src="${src}"
@@ -80,7 +88,7 @@ export function picture(image: ImageRow, sizes: string, className?: string): Htm
     width="${image.width}"
     height="${image.height}"
     ${className ? html`class="${className}"` : ''}
-    loading="lazy"
+    loading="${eager ? 'eager' : 'lazy'}"
   />`;
 }
 
