@@ -1,11 +1,25 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { Redis } from 'ioredis';
 import { LocalCounter } from '../src/http/rate-limit.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp } from './helpers/test-app.ts';
 
 const LIST = '/1.1/commerce/products';
+
+/** The machine's Redis (REDIS_URL, or the default port), or undefined with the test skipped. */
+async function localRedis(t: TestContext): Promise<Redis | undefined> {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    return redis;
+  } catch {
+    redis.disconnect();
+    t.skip(`no Redis at ${url}`);
+    return undefined;
+  }
+}
 
 describe('counting in the process', () => {
   test('a key counts up within its minute and starts afresh when the minute is over', () => {
@@ -56,15 +70,8 @@ describe('the API limit', () => {
   });
 
   test("with Redis, a credential's count is kept under the key the previous release used, so both count together during an upgrade", async (t) => {
-    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const redis = new Redis(url, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-    } catch {
-      redis.disconnect();
-      t.skip(`no Redis at ${url}`);
-      return;
-    }
+    const redis = await localRedis(t);
+    if (!redis) return;
     const limited = await testApp({ rateLimitPerMinute: 5, logLevel: 'silent', redis });
     try {
       const site = await limited.site();
@@ -89,6 +96,54 @@ describe('the API limit', () => {
       );
     } finally {
       await limited.close();
+      redis.disconnect();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  test('over the per-credential limit: 429 with Retry-After and RateLimit headers; other credentials unaffected', async () => {
+    const limited = await testApp({ rateLimitPerMinute: 3, logLevel: 'silent' });
+    try {
+      const a = await limited.site();
+      const b = await limited.site();
+      for (let i = 0; i < 3; i++) {
+        const res = await a.call({ method: 'GET', url: LIST });
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers['ratelimit-limit'], '3');
+        assert.equal(res.headers['ratelimit-remaining'], String(2 - i));
+        assert.ok(Number(res.headers['ratelimit-reset']) > 0);
+      }
+      const res = await a.call({ method: 'GET', url: LIST });
+      assertError(res, 429, 'TOO_MANY_REQUESTS', null, /rate limit/);
+      assert.ok(Number(res.headers['retry-after']) > 0);
+      assert.equal((await b.call({ method: 'GET', url: LIST })).statusCode, 200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('with REDIS_URL, instances share one count per credential', async (t) => {
+    const redis = await localRedis(t);
+    if (!redis) return;
+    const first = await testApp({ rateLimitPerMinute: 3, logLevel: 'silent', redis });
+    const second = await testApp({
+      rateLimitPerMinute: 3,
+      logLevel: 'silent',
+      redis,
+      databaseUrl: first.url,
+    });
+    try {
+      const key = await first.site();
+      const onSecond = (url: string) => second.app.inject({ method: 'GET', url, headers: key.headers });
+      assert.equal((await key.call({ method: 'GET', url: LIST })).statusCode, 200);
+      assert.equal((await onSecond(LIST)).statusCode, 200);
+      const third = await key.call({ method: 'GET', url: LIST });
+      assert.equal(third.headers['ratelimit-remaining'], '0');
+      assertError(await onSecond(LIST), 429, 'TOO_MANY_REQUESTS', null);
+    } finally {
+      await second.close();
+      await first.close();
       redis.disconnect();
     }
   });
