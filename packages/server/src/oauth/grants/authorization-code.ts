@@ -4,6 +4,7 @@ import { OAuthError } from '../../errors.ts';
 import { digest } from '../../secrets.ts';
 import { newPair, type GrantDeps, type TokenResponse } from '../tokens.ts';
 import { requiredField, type TokenRequest } from './request.ts';
+import { STORED_PAIR, storedPair, type StoredPair } from './stored-pair.ts';
 
 const BAD_CODE = 'code: unknown, expired or already used';
 
@@ -23,18 +24,12 @@ function s256(verifier: string): string {
 }
 
 /** One exchange's arguments of oauth_redeem_code (migration 014-token-functions). */
-export interface RedeemCall {
+export interface RedeemCall extends StoredPair {
   presented: Buffer;
   clientId: string;
   moment: Date;
   redirectUri: string;
   verifierS256: string | null;
-  refreshId: string;
-  refreshDigest: Buffer;
-  refreshExpires: Date;
-  accessDigest: Buffer;
-  accessExpires: Date;
-  auditId: string;
 }
 
 const ARGUMENTS: Argument<RedeemCall>[] = [
@@ -43,12 +38,7 @@ const ARGUMENTS: Argument<RedeemCall>[] = [
   ['timestamptz', (c) => c.moment],
   ['text', (c) => c.redirectUri],
   ['text', (c) => c.verifierS256],
-  ['text', (c) => c.refreshId],
-  ['bytea', (c) => c.refreshDigest],
-  ['timestamptz', (c) => c.refreshExpires],
-  ['bytea', (c) => c.accessDigest],
-  ['timestamptz', (c) => c.accessExpires],
-  ['text', (c) => c.auditId],
+  ...STORED_PAIR,
 ];
 
 /** Exchanges arriving together share a round trip and a commit (db/call-batches.ts), in order. */
@@ -71,19 +61,15 @@ export async function redeemCode(
   const redirectUri = requiredField(request, 'redirect_uri');
   const verifier = request.fields.code_verifier;
   const now = deps.clock.now();
-  const { response, access, refresh } = newPair(deps, now, true);
+  const pair = newPair(deps, now, true);
+  const { response } = pair;
   const outcome = await codeExchanges(deps.pool).call({
     presented: digest(code),
     clientId: client.id,
     moment: now,
     redirectUri,
     verifierS256: verifier === undefined ? null : s256(verifier),
-    refreshId: refresh!.id,
-    refreshDigest: refresh!.digest,
-    refreshExpires: refresh!.expiresAt,
-    accessDigest: access.digest,
-    accessExpires: access.expiresAt,
-    auditId: deps.ids.objectId(),
+    ...storedPair(deps.ids, pair),
   });
   if (outcome === 'online') {
     // No offline access: the access token alone.

@@ -1,19 +1,14 @@
 import type pg from 'pg';
 import { callInOrder, type Argument } from '../../db/call-batches.ts';
+import { STORED_PAIR, type StoredPair } from './stored-pair.ts';
 
 export type Outcome = 'ok' | 'invalid' | 'replay' | 'too_many';
 
 /** One refresh's arguments of oauth_refresh (migration 014-token-functions), but the limit. */
-export interface RefreshCall {
+export interface RefreshCall extends StoredPair {
   presented: Buffer;
   clientId: string;
   moment: Date;
-  refreshId: string;
-  refreshDigest: Buffer;
-  refreshExpires: Date;
-  accessDigest: Buffer;
-  accessExpires: Date;
-  auditId: string;
   ip: string;
 }
 
@@ -22,12 +17,7 @@ const args = (maxUnconfirmed: number): Argument<RefreshCall>[] => [
   ['text', (c) => c.clientId],
   ['timestamptz', (c) => c.moment],
   ['int', () => maxUnconfirmed],
-  ['text', (c) => c.refreshId],
-  ['bytea', (c) => c.refreshDigest],
-  ['timestamptz', (c) => c.refreshExpires],
-  ['bytea', (c) => c.accessDigest],
-  ['timestamptz', (c) => c.accessExpires],
-  ['text', (c) => c.auditId],
+  ...STORED_PAIR,
   ['text', (c) => c.ip],
 ];
 

@@ -4,6 +4,7 @@ import { digest } from '../../secrets.ts';
 import { newPair, type GrantDeps, type TokenResponse } from '../tokens.ts';
 import { sendRefreshes, type RefreshCall } from './refresh-batches.ts';
 import { requiredField, type TokenRequest } from './request.ts';
+import { storedPair } from './stored-pair.ts';
 
 /** Pairs refreshed from one token and not yet confirmed, beyond which a refresh is refused. */
 export const MAX_UNCONFIRMED = 5;
@@ -27,22 +28,17 @@ export async function refreshTokens(
 ): Promise<TokenResponse> {
   const presented = digest(requiredField(request, 'refresh_token'));
   const now = deps.clock.now();
-  const { response, access, refresh } = newPair(deps, now, true);
+  const pair = newPair(deps, now, true);
   const outcome = await refreshes(deps.pool).call({
     presented,
     clientId: client.id,
     moment: now,
-    refreshId: refresh!.id,
-    refreshDigest: refresh!.digest,
-    refreshExpires: refresh!.expiresAt,
-    accessDigest: access.digest,
-    accessExpires: access.expiresAt,
-    auditId: deps.ids.objectId(),
+    ...storedPair(deps.ids, pair),
     ip: request.ip,
   });
   switch (outcome) {
     case 'ok':
-      return response;
+      return pair.response;
     case 'replay':
       // A token already superseded by a confirmed pair: the grant was revoked (RT-8).
       deps.tokens?.reset();
