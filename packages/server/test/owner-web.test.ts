@@ -246,6 +246,71 @@ describe('authorize and consent (AZ)', () => {
     }
   });
 
+  test('AZ-15 the return target after sign-in is resolved as a browser would and kept only as a path of this service', async () => {
+    const { browser, email } = await owner();
+    const offSite = [
+      ...Array.from({ length: 32 }, (_, code) => `/${String.fromCharCode(code)}/evil.example`),
+      ...Array.from({ length: 33 }, (_, code) => `${String.fromCharCode(code)}//evil.example`),
+      '/\x7f/evil.example',
+      '/\\evil.example',
+      '\\\\evil.example',
+      '/\\/evil.example',
+      '/./',
+      '/.//evil.example',
+      '/a/../..//evil.example',
+      '///evil.example',
+      'https://evil.example/sites',
+      'HTTPS:evil.example',
+      'javascript:alert(1)',
+      '/%2F%2Fevil.example',
+      '%2F%2Fevil.example',
+      '/%5Cevil.example',
+      '/%09/evil.example',
+    ];
+    // What a browser does with a Location: resolves it against the page's address.
+    const here = 'https://shop.example.com';
+    const lands = (location: string) => new URL(location, `${here}/login`);
+    const locations = new Set<string>();
+    for (const next of offSite) {
+      const res = await browser.get(`/login?next=${encodeURIComponent(next)}`);
+      if (next.includes('\0')) {
+        // Text with a NUL is refused before any page sees it (http/request-text.ts).
+        assert.equal(res.statusCode, 400);
+        continue;
+      }
+      assert.equal(res.statusCode, 303, JSON.stringify(next));
+      const location = String(res.headers.location);
+      assert.ok(![...location].some((c) => c <= ' ' || c === '\x7f' || c === '\\'), JSON.stringify(next));
+      assert.equal(lands(location).origin, here, JSON.stringify(next));
+      assert.ok(!location.startsWith('//'), JSON.stringify(next));
+      locations.add(location);
+    }
+    // Those that lead off-site as written go nowhere but the sites page.
+    for (const next of ['/\t/evil.example', '/\n/evil.example', '/\r/evil.example', '/.//evil.example']) {
+      assert.equal((await browser.get(`/login?next=${encodeURIComponent(next)}`)).headers.location, '/sites');
+    }
+    assert.ok(locations.has('/sites'));
+
+    // The posted forms decide the same way.
+    const anonymous = new TestBrowser(ctx.app);
+    const signedIn = await anonymous.signIn(email, 'correct horse battery', '/\t/evil.example');
+    assert.equal(signedIn.headers.location, '/sites');
+    const newcomer = new TestBrowser(ctx.app);
+    await newcomer.get('/signup');
+    const signedUp = await newcomer.post('/signup', {
+      csrf: newcomer.csrf,
+      email: `owner${++owners}@example.com`,
+      password: 'correct horse battery',
+      next: '/\t/evil.example',
+    });
+    assert.equal(signedUp.statusCode, 303, signedUp.body);
+    assert.equal(signedUp.headers.location, '/sites');
+
+    // A path of this service, with its query, still comes back (the consent flow depends on it).
+    const pending = `${AUTHORIZE_PATH}?client_id=${app.clientId}&state=a%20b`;
+    assert.equal((await browser.get(`/login?next=${encodeURIComponent(pending)}`)).headers.location, pending);
+  });
+
   test('AZ-7 the consent page cannot be framed, is not cached, sends no referrer and loads nothing from another origin', async () => {
     const { browser } = await owner();
     const start = await browser.get(authorizeUrl());

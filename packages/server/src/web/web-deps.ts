@@ -35,10 +35,24 @@ export function field(form: unknown, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** Any origin will do: a path resolved against it stays on this service whatever its address. */
+const OWN_ORIGIN = 'http://emporium.invalid';
+
 /**
- * Where to go after signing in: a path of this site only (security AZ-6), never another origin
- * (`//host`, `/\host`) or anything with a line break.
+ * Where to go after signing in: a path of this site only (security AZ-6, AZ-15). The value is
+ * resolved as a browser would resolve it (which drops tabs and line breaks, reads `\` as `/` and
+ * collapses `/./`), so what leaves another origin there (`/<TAB>/evil.example` is `//evil.example`)
+ * is refused here too. The answer is the resolved path, so the `Location` header carries what was
+ * checked, percent-encoded, and never a path that begins `//` (another host to a browser).
  */
 export function internalPath(next: string, fallback = '/sites'): string {
-  return /^\/(?![/\\])[^\r\n]*$/.test(next) ? next : fallback;
+  if (!next) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, `${OWN_ORIGIN}/`);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== OWN_ORIGIN || url.pathname.startsWith('//')) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
