@@ -18,16 +18,6 @@ import { createStorePage } from './catalog/store-pages.service.ts';
 import { createClient } from './oauth/clients.service.ts';
 import { revokeAccess } from './oauth/revocation.ts';
 
-const USAGE = `usage: emporium serve | worker | migrate | admin <command> [options]
-  admin create-owner --email E --password P [--first-name F --last-name L]
-  admin create-website --owner E --title T [--currency USD] [--measurement-standard IMPERIAL|METRIC]
-  admin create-store-page --website ID --title T
-  admin create-api-key --website ID --scopes S1,S2 [--name N]
-  admin revoke-api-key --api-key K
-  admin create-client --owner E --name N --redirect-uri U [--redirect-uri U2 ...] [--initiate-url U]
-  admin revoke-access --website ID --client ID
-  admin create-order --website ID`;
-
 class UsageError extends Error {}
 
 const CLI_CACHE_BYTES = 1024 * 1024;
@@ -41,6 +31,8 @@ interface Values {
 type Deps = Parameters<typeof createOwner>[0] & Pick<OrderDeps, 'jobs' | 'pool' | 'baseUrl'>;
 
 interface Command {
+  /** Its options as the help shows them. */
+  synopsis: string;
   options: Options;
   required: string[];
   run(deps: Deps, values: Record<string, string>, lists: Record<string, string[]>): Promise<object>;
@@ -48,6 +40,7 @@ interface Command {
 
 const ADMIN: Record<string, Command> = {
   'create-owner': {
+    synopsis: '--email E --password P [--first-name F --last-name L]',
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
@@ -64,6 +57,7 @@ const ADMIN: Record<string, Command> = {
       }),
   },
   'create-website': {
+    synopsis: '--owner E --title T [--currency USD] [--measurement-standard IMPERIAL|METRIC]',
     options: {
       owner: { type: 'string' },
       title: { type: 'string' },
@@ -80,11 +74,13 @@ const ADMIN: Record<string, Command> = {
       }),
   },
   'create-store-page': {
+    synopsis: '--website ID --title T',
     options: { website: { type: 'string' }, title: { type: 'string' } },
     required: ['website', 'title'],
     run: (deps, v) => createStorePage(deps, { websiteId: v.website!, title: v.title! }),
   },
   'create-api-key': {
+    synopsis: '--website ID --scopes S1,S2 [--name N]',
     options: { website: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
     required: ['website', 'scopes'],
     run: async (deps, v) => {
@@ -93,6 +89,7 @@ const ADMIN: Record<string, Command> = {
     },
   },
   'revoke-api-key': {
+    synopsis: '--api-key K',
     options: { 'api-key': { type: 'string' } },
     required: ['api-key'],
     run: async (deps, v) => {
@@ -101,6 +98,7 @@ const ADMIN: Record<string, Command> = {
     },
   },
   'create-client': {
+    synopsis: '--owner E --name N --redirect-uri U [--redirect-uri U2 ...] [--initiate-url U]',
     options: {
       owner: { type: 'string' },
       name: { type: 'string' },
@@ -117,6 +115,7 @@ const ADMIN: Record<string, Command> = {
       }),
   },
   'revoke-access': {
+    synopsis: '--website ID --client ID',
     options: { website: { type: 'string' }, client: { type: 'string' } },
     required: ['website', 'client'],
     run: async (deps, v) => {
@@ -125,6 +124,7 @@ const ADMIN: Record<string, Command> = {
     },
   },
   'create-order': {
+    synopsis: '--website ID',
     options: { website: { type: 'string' } },
     required: ['website'],
     run: async (deps, v) => {
@@ -176,8 +176,34 @@ async function withDatabase(config: Config, fn: (deps: Deps) => Promise<object>)
   }
 }
 
+/** The commands that run a process, with what they do; the admin commands follow them in the help. */
+const PROCESSES = {
+  serve: 'runs the service: the API, the store, the owner pages and the workers',
+  worker: 'runs image jobs and webhook deliveries only, no API',
+  migrate: 'brings the database schema up to date',
+  help: 'prints this help (so do --help and -h after any command)',
+};
+
+/** Every command with its options, one line each. */
+function usage(): string {
+  const width = Math.max(...Object.keys(PROCESSES).map((name) => name.length)) + 2;
+  return [
+    'usage: emporium <command> [options]',
+    ...Object.entries(PROCESSES).map(([name, what]) => `  ${name.padEnd(width)}${what}`),
+    ...Object.entries(ADMIN).map(([name, command]) => `  admin ${name} ${command.synopsis}`),
+    'Settings come from the environment (PORT, DATA_DIR, DATABASE_URL, ...): see the README.',
+  ].join('\n');
+}
+
+const HELP = new Set(['help', '--help', '-h']);
+
 async function main(argv: string[]): Promise<number> {
   const [name, sub, ...rest] = argv;
+  // `emporium help`, or --help anywhere: what a user types first to find the commands.
+  if ((name !== undefined && HELP.has(name)) || argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
   try {
     // main.ts (the whole app: HTTP, S3, image processing) is loaded only by the two commands that
     // run it: an admin command starts in about a third less time without it.
@@ -205,7 +231,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`emporium: ${error.message}\n${USAGE}\n`);
+      process.stderr.write(`emporium: ${error.message}\n${usage()}\n`);
       return 2;
     }
     if (error instanceof ConfigError) {

@@ -66,6 +66,37 @@ describe('emporium admin and migrate: refusals and exit codes', () => {
     }
   });
 
+  test('help: --help, -h, help and admin --help print every command with its options and exit 0', async () => {
+    for (const args of [
+      ['--help'],
+      ['-h'],
+      ['help'],
+      ['admin', '--help'],
+      ['admin', 'create-owner', '--help'],
+    ]) {
+      // No database is needed to read the help, nor a valid setting.
+      const result = await runCli(args, { PORT: 'eighty' });
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.stderr, '');
+      const lines = result.stdout.split('\n');
+      assert.match(lines[0]!, /^usage: emporium <command> \[options\]$/);
+      for (const command of ['serve', 'worker', 'migrate', 'help']) {
+        assert.ok(
+          lines.some((line) => line.startsWith(`  ${command} `)),
+          `${command} listed`,
+        );
+      }
+      for (const line of [
+        '  admin create-owner --email E --password P [--first-name F --last-name L]',
+        '  admin create-client --owner E --name N --redirect-uri U [--redirect-uri U2 ...] [--initiate-url U]',
+        '  admin revoke-access --website ID --client ID',
+        '  admin create-order --website ID',
+      ]) {
+        assert.ok(lines.includes(line), line);
+      }
+    }
+  });
+
   test('bad configuration stops with one clear line', async () => {
     const result = await runCli(['migrate'], { ...env, PORT: 'eighty' });
     assert.equal(result.code, 2);
