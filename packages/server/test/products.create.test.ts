@@ -79,6 +79,20 @@ describe('create a physical product', () => {
     assert.equal(product.description, '<p>Hi <a>x</a> <b>bold</b></p>');
   });
 
+  test('gives a picture in the description without alt text an empty one; alt text given is kept', async () => {
+    const product = await createProduct(
+      site,
+      physical(site, {
+        description:
+          '<p><img src="https://cdn.example.com/mug.png"> <img src="https://cdn.example.com/tote.png" alt="A tote"></p>',
+      }),
+    );
+    assert.equal(
+      product.description,
+      '<p><img src="https://cdn.example.com/mug.png" alt="" /> <img src="https://cdn.example.com/tote.png" alt="A tote" /></p>',
+    );
+  });
+
   test('generates unique slugs from the name with -2, -3 suffixes', async () => {
     const a = await createProduct(site, physical(site, { name: 'Crème Brûlée Set!' }));
     const b = await createProduct(site, physical(site, { name: 'Crème Brûlée Set!' }));

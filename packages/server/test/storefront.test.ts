@@ -136,6 +136,21 @@ describe('a product page', () => {
     assert.match(body, /<div class="description"><p>A <b>sturdy<\/b> cup.<\/p><\/div>/);
   });
 
+  test('a description stored before pictures were given alt text shows them with an empty one', async () => {
+    const product = await shown(physical(site, { name: 'Old Vase', description: '<p>Glazed.</p>' }));
+    // As a row written before the sanitizer added alt="" holds it.
+    await ctx.db
+      .updateTable('products')
+      .set({ description: '<p>Glazed.<img src="https://cdn.example.com/vase.png" /></p>' })
+      .where('id', '=', product.id)
+      .execute();
+    const body = (await get(pathOf(product))).body;
+    assert.match(
+      body,
+      /<div class="description"><p>Glazed.<img src="https:\/\/cdn.example.com\/vase.png" alt="" \/><\/p><\/div>/,
+    );
+  });
+
   test('variants by their attributes, price and stock, and an add-to-cart form with the CSRF token', async () => {
     const product = await shown(
       physical(site, {

@@ -3,7 +3,9 @@ import sanitizeHtml from 'sanitize-html';
 
 /**
  * Product descriptions are HTML from apps; stored sanitized so no script, event handler or
- * javascript: URL ever reaches a storefront (security AB-2).
+ * javascript: URL ever reaches a storefront (security AB-2). A picture without alt text is
+ * given an empty one: merchants paste such HTML, and a screen reader would otherwise read out
+ * the picture's address. One with alt text keeps it.
  */
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'span', 'del', 'ins', 's', 'u'],
@@ -15,6 +17,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: { img: ['http', 'https'] },
   allowProtocolRelative: false,
+  transformTags: {
+    img: (tagName, attribs) => ({ tagName, attribs: 'alt' in attribs ? attribs : { ...attribs, alt: '' } }),
+  },
 };
 
 export function sanitizeDescription(html: string): string {

@@ -1,3 +1,4 @@
+import { sanitizeDescription } from '../catalog/description.ts';
 import { soldAsProductLine } from '../commerce/order-model.ts';
 import type { ProductRow, VariantRow } from '../catalog/products.mapper.ts';
 import { productPath, storePagePath, websitePath } from '../catalog/store-urls.ts';
@@ -116,8 +117,10 @@ function stockLine(row: ProductRow): Html {
 }
 
 /**
- * A product's page, with CSRF_SLOT where the browser's token goes. Images are responsive; the
- * description is the stored one, sanitized on the way in (catalog/description.ts, AB-2).
+ * A product's page, with CSRF_SLOT where the browser's token goes. Images are responsive. The
+ * description was sanitized on the way in (catalog/description.ts, AB-2) and is sanitized again
+ * here, so rows stored under older rules (pictures without alt text) show as today's would; the
+ * page is cached under the product's version, so that is once a version.
  */
 export function productPage(store: StoreFrame, row: ProductRow): Html {
   const [main, ...more] = row.images;
@@ -138,7 +141,7 @@ export function productPage(store: StoreFrame, row: ProductRow): Html {
       <h1>${row.name}</h1>
       ${price ? html`<p>${priceTag(price.price, price.from)}</p>` : ''} ${stockLine(row)}
       ${buyForm(store.websiteId, row)}
-      <div class="description">${new Html(row.description)}</div>
+      <div class="description">${new Html(sanitizeDescription(row.description))}</div>
     </div>
   </article>`;
   const seoTitle = row.seo_options?.title;

@@ -1,7 +1,8 @@
 /**
  * The public store in Chromium, against the service on 127.0.0.1: a store page and a product
  * page (screenshots in test-output/), the product page used from the keyboard up to "Add to
- * cart", and axe-core on each page (every violation printed; none serious or critical). Pages
+ * cart", and axe-core on each page (every violation printed; none serious or critical), the
+ * product's description holding a merchant's picture without alt text. Pages
  * keep their strict Content-Security-Policy: nothing they load may be refused by it. Skipped
  * without Chromium, like the other browser tests.
  */
@@ -48,7 +49,7 @@ before(async () => {
   ctx = await testApp({ logLevel: 'silent', authUrl: origin, imageWorkers: 1 });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   site = await ctx.site();
-  await product(
+  const mug = await product(
     {
       name: 'Stoneware Mug',
       variants: [variant('MUG', { stock: { quantity: 0 }, pricing: { basePrice: money('18.00') } })],
@@ -69,10 +70,15 @@ before(async () => {
     '#c9a66b',
     'A sand-coloured canvas tote bag',
   );
+  // A merchant's description with a picture and no alt text: the store must not show it so.
+  const mugImage = (await site.call({ method: 'GET', url: `/1.1/commerce/products/${mug.id}` })).json()
+    .products[0].images[0];
   const shirt = await product(
     {
       name: 'Linen Shirt',
-      description: '<p>Breathable <strong>linen</strong>, cut loose for summer.</p>',
+      description:
+        '<p>Breathable <strong>linen</strong>, cut loose for summer.</p>' +
+        `<p><img src="${origin}${new URL(mugImage.url).pathname}" width="96" height="96"> Pairs with our mug.</p>`,
       seoOptions: { title: 'Linen Shirt for Summer', description: 'A loose linen shirt.' },
       variantAttributes: ['Size'],
       variants: ['S', 'M', 'L'].map((size, i) =>
@@ -182,6 +188,12 @@ test(
     assert.equal(outline, 'solid', 'the focused button shows its focus');
     await screenshot(page, 'product-page', t);
     assert.deepEqual(await axeViolations(page, t, 'the product page'), []);
+    const described = await page
+      .locator('.description img')
+      .evaluateAll((images: HTMLImageElement[]) =>
+        images.map((i) => [i.getAttribute('alt'), i.complete && i.naturalWidth > 0]),
+      );
+    assert.deepEqual(described, [['', true]], "the description's picture, loaded, with an empty alt");
     assert.deepEqual(refused, []);
     await page.close();
   },
