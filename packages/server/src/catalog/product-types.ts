@@ -25,69 +25,90 @@ export function servedTypes(api: ApiVersion): readonly ProductType[] | undefined
 
 export type VariantType = Exclude<ProductType, 'DIGITAL'>;
 
-/** The types whose variants have stock, which inventory shows and adjusts (platform-facts 7). */
-export const STOCKED: readonly ProductType[] = ['PHYSICAL', 'SERVICE'];
+/**
+ * The request fields each type takes that not every type does (platform-surface 2.5.1, 2.5.4,
+ * 2.5.5, 2.5.8): on the product, and on its variants (`pricing.x` inside a variant's pricing).
+ * Fields every type takes (name, tags, a variant's sku and pricing.basePrice) are not listed. The
+ * one table that creates and updates of products and variants, through either version, are
+ * checked against, and that says which types have variants, attributes and stock.
+ */
+type Part = 'product' | 'variant';
+const TYPE_FIELDS: Record<ProductType, Record<Part, readonly string[]>> = {
+  PHYSICAL: {
+    // productAttributeNames: v2's generated schema's name for variantAttributes (open question 1).
+    product: ['variantAttributes', 'productAttributeNames', 'variants'],
+    variant: [
+      'stock',
+      'attributes',
+      'shippingMeasurements',
+      'measurements',
+      'gtin',
+      'mpn',
+      'pricing.salePrice',
+      'pricing.onSale',
+    ],
+  },
+  SERVICE: {
+    product: ['variantAttributes', 'productAttributeNames', 'variants'],
+    variant: ['stock', 'attributes', 'pricing.salePrice', 'pricing.onSale'],
+  },
+  GIFT_CARD: { product: ['variants'], variant: [] },
+  DIGITAL: { product: ['pricing', 'digitalGood'], variant: [] },
+};
+
+/** Every field of a part that some type takes: another field is no type's business. */
+const TYPED: Record<Part, ReadonlySet<string>> = {
+  product: new Set(PRODUCT_TYPES.flatMap((type) => TYPE_FIELDS[type].product)),
+  variant: new Set(PRODUCT_TYPES.flatMap((type) => TYPE_FIELDS[type].variant)),
+};
 
 export function hasVariants(type: ProductType): type is VariantType {
-  return type !== 'DIGITAL';
+  return TYPE_FIELDS[type].product.includes('variants');
 }
 
 /** Types whose variants are told apart by attributes (a gift card's by its price). */
 export function hasAttributes(type: ProductType): boolean {
-  return type === 'PHYSICAL' || type === 'SERVICE';
+  return TYPE_FIELDS[type].product.includes('variantAttributes');
 }
 
-/** The request fields a variant of each type may carry; any other known field is a 400. */
-const VARIANT_FIELDS: Record<VariantType, readonly string[]> = {
-  PHYSICAL: ['sku', 'pricing', 'stock', 'attributes', 'shippingMeasurements', 'measurements', 'gtin', 'mpn'],
-  SERVICE: ['sku', 'pricing', 'stock', 'attributes'],
-  GIFT_CARD: ['sku', 'pricing'],
-};
-const ANY_VARIANT_FIELD = new Set(Object.values(VARIANT_FIELDS).flat());
+/** The types whose variants have stock, which inventory shows and adjusts (platform-facts 7). */
+export const STOCKED: readonly ProductType[] = PRODUCT_TYPES.filter((type) =>
+  TYPE_FIELDS[type].variant.includes('stock'),
+);
 
-/** The product-level request fields that belong to some types only. */
-const PRODUCT_FIELDS = new Map<string, readonly ProductType[]>([
-  ['variantAttributes', ['PHYSICAL', 'SERVICE']],
-  ['variants', ['PHYSICAL', 'SERVICE', 'GIFT_CARD']],
-  ['pricing', ['DIGITAL']],
-]);
-
-function notOfType(field: string, type: ProductType, what: string): ValidationError {
-  return new ValidationError(`${field}: a ${type} product has no ${what}`);
+/** The first field given (not undefined), a level down too, that some type takes and `type` does not. */
+function otherTypesField(type: ProductType, part: Part, input: object): string | undefined {
+  const given = (object: object, prefix: string): string[] =>
+    Object.entries(object).flatMap(([key, value]) => {
+      if (value === undefined) return [];
+      const nested = !prefix && value !== null && typeof value === 'object' && !Array.isArray(value);
+      return [prefix + key, ...(nested ? given(value as object, `${key}.`) : [])];
+    });
+  const own = TYPE_FIELDS[type][part];
+  return given(input, '').find((field) => TYPED[part].has(field) && !own.includes(field));
 }
 
-/** A product-level field given for a type that does not have it: a 400 naming both. */
+/** A product-level field of another type (a PHYSICAL product's digitalGood): a 400 naming both. */
 export function checkProductFields(
   type: ProductType,
   input: object,
+  /** The names the client used for fields, where its version's differ (v2's productAttributeNames). */
   names: Record<string, string> = {},
 ): void {
-  for (const key of Object.keys(input)) {
-    const types = PRODUCT_FIELDS.get(key); // a Map: a body's keys may be `constructor` and the like
-    if (types && !types.includes(type) && (input as Record<string, unknown>)[key] !== undefined) {
-      const name = Object.hasOwn(names, key) ? names[key]! : key;
-      throw notOfType(name, type, key === 'pricing' ? 'product-level pricing; price its variants' : name);
-    }
-  }
+  const field = otherTypesField(type, 'product', input);
+  if (field === undefined) return;
+  const name = Object.hasOwn(names, field) ? names[field]! : field;
+  const what = field === 'pricing' ? 'product-level pricing; price its variants' : name;
+  throw new ValidationError(`${name}: a ${type} product has no ${what}`);
 }
 
 /** A variant field of another type (a SERVICE variant's `gtin`, a gift card's `stock`): a 400. */
 export function checkVariantFields(type: VariantType, input: object, prefix: string): void {
-  const allowed = VARIANT_FIELDS[type];
-  for (const key of Object.keys(input)) {
-    if (ANY_VARIANT_FIELD.has(key) && !allowed.includes(key)) {
-      throw new ValidationError(`${prefix}${key}: a ${type} product's variants have no ${key}`);
-    }
-  }
-  const pricing = (input as { pricing?: object }).pricing;
-  if (type === 'GIFT_CARD' && pricing) {
-    const extra = Object.keys(pricing).find((key) => key !== 'basePrice');
-    if (extra) {
-      throw new ValidationError(
-        `${prefix}pricing.${extra}: a GIFT_CARD product's variants have a basePrice only`,
-      );
-    }
-  }
+  const field = otherTypesField(type, 'variant', input);
+  if (field === undefined) return;
+  // Only a gift card lacks a field inside pricing: its variants' pricing is a basePrice alone.
+  const what = field.includes('.') ? 'a basePrice only' : `no ${field}`;
+  throw new ValidationError(`${prefix}${field}: a ${type} product's variants have ${what}`);
 }
 
 /** Where a product of another version's type is read: 1.x does not show it (README). */
