@@ -22,6 +22,7 @@ import { apiDeps, type ApiDeps, type AppDeps } from './deps.ts';
 import { ServiceUnavailable } from './errors.ts';
 import { registerAuthentication, registerScopeCheck, type CredentialResolver } from './http/authenticate.ts';
 import { registerChangeWrappers } from './http/change-wrapper.ts';
+import { registerClientAbortLog } from './http/client-abort.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { handleError, registerErrorHandling } from './http/error-handler.ts';
 import { registerIdempotencyKeyCheck } from './http/idempotency-key.ts';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   // Response schemas document the API; serialization stays JSON.stringify (measurements.md: faster here).
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerErrorHandling(app);
+  registerClientAbortLog(app);
   registerJsonParser(app);
   registerTextCheck(app);
   registerChangeWrappers(app);

@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { isClientAbort } from './client-abort.ts';
 import { bodyUnread, closeAfterAnswer } from './early-close.ts';
 import { validationMessage } from './validation-message.ts';
 
@@ -42,6 +43,9 @@ function toDomainError(error: FastifyError): DomainError | undefined {
   }
   if (UNSTORABLE_TEXT_CODES.has(error.code)) {
     return new ValidationError('text: holds a character that cannot be stored', null);
+  }
+  if (isClientAbort(error)) {
+    return new ValidationError('body: the connection closed before the body arrived in full', null);
   }
   if (isDatabaseUnavailable(error)) {
     return new ServiceUnavailable('the database is unreachable; retry shortly');

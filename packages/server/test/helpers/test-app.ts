@@ -64,6 +64,8 @@ export interface TestContext {
   url: string;
   /** Every log line the app wrote, for tests about logging. */
   logs: string[];
+  /** The first log line, written already or still to come, that `matches` accepts. */
+  logged(matches: (line: string) => boolean): Promise<string>;
   site(options?: SiteOptions): Promise<Site>;
   storage: ImageStorage;
   /** Which storage the app keeps image files in. */
@@ -142,12 +144,28 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   const handle = openDatabase(url, { max: 5 });
   const clock = new TestClock();
   const logs: string[] = [];
+  const awaited = new Set<(line: string) => void>();
   const logStream = new Writable({
     write(chunk, _enc, done) {
-      logs.push(String(chunk));
+      // A write may hold several lines (the log's destination gathers them).
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        logs.push(`${line}\n`);
+        for (const waiter of awaited) waiter(line);
+      }
       done();
     },
   });
+  const logged = (matches: (line: string) => boolean) =>
+    new Promise<string>((resolve) => {
+      const seen = logs.find(matches);
+      if (seen !== undefined) return resolve(seen);
+      const waiter = (line: string) => {
+        if (!matches(line)) return;
+        awaited.delete(waiter);
+        resolve(line);
+      };
+      awaited.add(waiter);
+    });
   const deps = { db: handle.db, clock, ids: randomIds };
   const changes = options.changeFeed === false ? undefined : new ChangeFeed(url);
   if (changes) {
@@ -226,6 +244,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     clock,
     url,
     logs,
+    logged,
     async site(siteOptions = {}) {
       const email = `owner${++sites}-${randomBytes(3).toString('hex')}@example.com`;
       await createOwner(deps, { email, password: 'correct horse battery' });
