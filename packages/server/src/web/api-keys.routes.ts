@@ -5,7 +5,7 @@ import { API_KEY_PERMISSIONS } from '../owner/api-key-scopes.ts';
 import { createApiKey, listApiKeys, revokeApiKeyById } from '../owner/api-keys.service.ts';
 import { requireCsrf } from './session.ts';
 import { html, type Html } from './html.ts';
-import { notice, page, sendPage, when } from './layout.ts';
+import { notice, page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import { type Form, field, type WebDeps } from './web-deps.ts';
 
@@ -23,35 +23,38 @@ export const apiKeysRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
     const site = await ownedWebsite(deps.db, ownerId, websiteId);
     const keys = await listApiKeys(deps.db, site.id);
     const list = keys.length
-      ? html`<table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Scopes</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${keys.map(
-              (key) =>
-                html`<tr>
-                  <td>${key.name}</td>
-                  <td>${key.scopes.join(', ')}</td>
-                  <td>${when(key.created_at)}</td>
-                  <td>${when(key.last_used_at)}</td>
-                  <td>
-                    <form method="post" action="/sites/${site.id}/keys/${key.id}/revoke">
-                      <input type="hidden" name="csrf" value="${csrf}" /><button class="danger">
-                        Revoke
-                      </button>
-                    </form>
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`
+      ? tableBox(
+          'API keys',
+          html`<table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Scopes</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${keys.map(
+                (key) =>
+                  html`<tr>
+                    <td>${key.name}</td>
+                    <td>${key.scopes.join(', ')}</td>
+                    <td>${when(key.created_at)}</td>
+                    <td>${when(key.last_used_at)}</td>
+                    <td>
+                      <form method="post" action="/sites/${site.id}/keys/${key.id}/revoke">
+                        <input type="hidden" name="csrf" value="${csrf}" /><button class="danger">
+                          Revoke
+                        </button>
+                      </form>
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`,
+        )
       : html`<p>No API key yet.</p>`;
     return html`<p><a href="/sites/${site.id}">${site.title}</a></p>
       ${top}
@@ -93,7 +96,7 @@ export const apiKeysRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
     const owner = ownerOf(request);
     const { websiteId } = request.params as { websiteId: string };
     const body = await keysPage(owner.id, websiteId, request.browser.csrf, html``);
-    return sendPage(reply, 200, page('API keys', body, { ...owner, csrf: request.browser.csrf }));
+    return sendPage(reply, 200, page('API keys', body, { ...owner, csrf: request.browser.csrf, wide: true }));
   });
 
   app.post('/sites/:websiteId/keys', async (request, reply) => {
@@ -101,7 +104,7 @@ export const apiKeysRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, 
     requireCsrf(deps, request);
     const { websiteId } = request.params as { websiteId: string };
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
-    const context = { ...owner, csrf: request.browser.csrf };
+    const context = { ...owner, csrf: request.browser.csrf, wide: true };
     // platform-surface 0.7: the platform's key permission names are taken as their scopes.
     const scopes = [...checked(request.body), field(request.body, 'scopeList')].filter((s) => s.trim());
     try {

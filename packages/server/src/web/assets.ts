@@ -1,15 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 
-/** The owner pages' only stylesheet: system fonts, one column, large touch targets. */
+/**
+ * The owner pages' only stylesheet: system fonts, one column, large touch targets. Nothing may
+ * make a page wider than the window, down to a phone's 390 px: a long word (an e-mail, a URL, a
+ * SKU) breaks anywhere rather than widen its box, except in tables, whose columns would then be
+ * squeezed to a letter or two; a table scrolls in its own box instead (layout.ts tableBox).
+ */
 const STYLESHEET = `
 *{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2327;background:#f6f7f7}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2327;background:#f6f7f7;overflow-wrap:anywhere}
 .top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;padding:.75rem 1rem;background:#1d2327;color:#fff}
 .top a{color:#fff}
 .brand{font-weight:700;text-decoration:none;font-size:1.1rem}
 .top nav{display:flex;align-items:center;gap:1rem;flex-wrap:wrap}
 .who{opacity:.8}
 main{max-width:44rem;margin:0 auto;padding:1rem}
+main.wide{max-width:80rem}
+main.wide form.stack{max-width:44rem}
 h1{font-size:1.5rem;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 a{color:#0a58ca}
@@ -23,7 +30,7 @@ button{font:inherit;padding:.6rem 1.1rem;border-radius:6px;border:1px solid #0a5
 button.secondary{background:#fff;color:#1d2327;border-color:#8c8f94}
 button.danger{background:#b32d2e;border-color:#b32d2e}
 button.link{background:none;border:none;color:#fff;text-decoration:underline;padding:0;min-height:auto}
-button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #f0b849;outline-offset:2px}
+button:focus-visible,a:focus-visible,input:focus-visible,.scroll:focus-visible{outline:3px solid #f0b849;outline-offset:2px}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap}
 .notice{padding:.75rem 1rem;border-radius:6px}
 .notice.error{background:#fcf0f1;border:1px solid #b32d2e}
@@ -37,10 +44,14 @@ ul.scopes{padding-left:1.25rem}
 .app{display:flex;gap:.75rem;align-items:center}
 .icon{border-radius:10px;flex:none}
 .avatar{width:48px;height:48px;border-radius:10px;background:#2271b1;color:#fff;display:grid;place-items:center;font-weight:700;font-size:1.4rem;flex:none}
-table{width:100%;border-collapse:collapse;background:#fff}
+table{width:100%;border-collapse:collapse;overflow-wrap:normal}
+caption{text-align:left;padding:.25rem 0}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid #dcdcde;vertical-align:top}
 form.inline{display:inline}
-.scroll{overflow-x:auto}
+/* A table's box: white covers that scroll with the table hide a shadow at each edge until there is
+   more table past that edge; the caption stays in view as the table scrolls under it. */
+.scroll{overflow-x:auto;container-type:inline-size;background:linear-gradient(to right,#fff 30%,#fff0) left/2rem 100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) right/2rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,#0003,#0000) left/.75rem 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/.75rem 100% no-repeat scroll,#fff}
+.scroll caption{position:sticky;left:0;max-width:100cqi}
 ul.filters{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
 .product-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem;list-style:none;padding:0}
 .product-grid .card{margin:0}

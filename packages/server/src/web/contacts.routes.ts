@@ -30,7 +30,7 @@ export const contactsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app,
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
     const q = param(request, 'q').trim();
     const cursor = param(request, 'cursor');
-    const context = { ...owner, csrf: request.browser.csrf };
+    const context = { ...owner, csrf: request.browser.csrf, wide: true };
     const title = `Contacts of ${site.title}`;
     try {
       if (q.length > LIMITS.search) throw new ValidationError(`Search: at most ${LIMITS.search} characters.`);

@@ -3,7 +3,7 @@ import type { ContactOrderRow } from '../customers/contact-orders.repo.ts';
 import type { AddressBookEntryT, ContactAddressT, ContactT } from '../customers/contacts.schemas.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { html, type Html } from './html.ts';
-import { notice, when } from './layout.ts';
+import { notice, tableBox, when } from './layout.ts';
 import { money, PAYMENT_WORDS, STATUS_WORDS } from './orders.views.ts';
 
 /** The owner's contact pages: the list with its search, and one contact with orders and addresses. */
@@ -43,22 +43,25 @@ export function contactsListBody(
     </form>
     ${
       rows.length
-        ? html`<table>
-            <caption>
-              Contacts${view.q ? html` matching “${view.q}”` : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Accepts marketing</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
+        ? tableBox(
+            view.q ? `Contacts matching “${view.q}”` : 'Contacts',
+            html`<table>
+              <caption>
+                Contacts${view.q ? html` matching “${view.q}”` : ''}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Accepts marketing</th>
+                  <th scope="col">Added</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`,
+          )
         : notice(view.error ? undefined : 'No contacts found.', 'info')
     }
     <nav aria-label="Pages">
@@ -118,23 +121,26 @@ export function contactBody(
     <h2>Orders</h2>
     ${
       orderRows.length
-        ? html`<table>
-            <caption>
-              Latest orders of ${fullName(contact)}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Placed</th>
-                <th scope="col">Total</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Fulfillment</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${orderRows}
-            </tbody>
-          </table>`
+        ? tableBox(
+            `Latest orders of ${fullName(contact)}`,
+            html`<table>
+              <caption>
+                Latest orders of ${fullName(contact)}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Placed</th>
+                  <th scope="col">Total</th>
+                  <th scope="col">Payment</th>
+                  <th scope="col">Fulfillment</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${orderRows}
+              </tbody>
+            </table>`,
+          )
         : html`<p>No orders.</p>`
     }
     <h2>Address book</h2>

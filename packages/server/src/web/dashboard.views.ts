@@ -2,6 +2,7 @@ import { fromMinorUnits } from '../catalog/money.ts';
 import type { Dashboard } from '../commerce/dashboard.service.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { html, type Html } from './html.ts';
+import { tableBox } from './layout.ts';
 
 /** A site's dashboard: products, orders to ship, and the last 30 days' revenue as a small chart. */
 
@@ -54,25 +55,28 @@ function revenueChart(revenue: Dashboard['revenue']): Html {
     </svg>
     <details>
       <summary>Revenue by day, as a table</summary>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Orders</th>
-            <th scope="col">Revenue</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${days.map(
-            (d) =>
-              html`<tr>
-                <th scope="row">${d.day}</th>
-                <td>${d.orders}</td>
-                <td>${amount(d.totalMinor, currency)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
+      ${tableBox(
+        'Revenue by day',
+        html`<table>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Orders</th>
+              <th scope="col">Revenue</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${days.map(
+              (d) =>
+                html`<tr>
+                  <th scope="row">${d.day}</th>
+                  <td>${d.orders}</td>
+                  <td>${amount(d.totalMinor, currency)}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`,
+      )}
     </details>`;
 }
 

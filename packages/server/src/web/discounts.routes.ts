@@ -85,7 +85,7 @@ export const discountsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app
     const query = request.query as Record<string, unknown>;
     const done = Object.keys(DONE).find((key) => query[key] === '1');
     const body = discountsListBody(s, discounts, request.browser.csrf, done && DONE[done]);
-    return sendPage(reply, 200, page(`Discounts of ${s.title}`, body, context(request)));
+    return sendPage(reply, 200, page(`Discounts of ${s.title}`, body, { ...context(request), wide: true }));
   });
 
   app.get('/sites/:websiteId/discounts/new', async (request, reply) => {

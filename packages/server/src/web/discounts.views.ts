@@ -1,7 +1,7 @@
 import type { DiscountT } from '../discounts/discounts.schemas.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { html, type Html } from './html.ts';
-import { notice } from './layout.ts';
+import { notice, tableBox } from './layout.ts';
 import {
   checkbox,
   csrfField,
@@ -70,24 +70,27 @@ export function discountsListBody(
     ${notice(done, 'info')}
     ${
       rows.length
-        ? html`<table>
-            <caption>
-              Discounts, newest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Code</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Uses</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
+        ? tableBox(
+            'Discounts',
+            html`<table>
+              <caption>
+                Discounts, newest first
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Code</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Uses</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`,
+          )
         : html`<p>No discounts yet.</p>`
     }`;
 }

@@ -6,6 +6,11 @@ export interface PageContext {
   email?: string;
   /** The session's CSRF token, for the sign-out form. */
   csrf?: string;
+  /**
+   * A page of records in tables of many columns: its column takes a laptop's whole width, so
+   * the tables are shown whole rather than scrolled; its forms keep the reading width.
+   */
+  wide?: boolean;
 }
 
 /** Every owner page: one stylesheet from this origin, no script, readable on a phone. */
@@ -36,12 +41,21 @@ export function page(title: string, body: Html, context: PageContext = {}): Html
               : ''
           }
         </header>
-        <main>
+        <main ${context.wide ? html`class="wide"` : ''}>
           <h1>${title}</h1>
           ${body}
         </main>
       </body>
     </html>`;
+}
+
+/**
+ * A table in a box of its own, which scrolls sideways when the table is wider than the page (on
+ * a phone) so that the page itself never does. The box takes the keyboard's focus, so it can be
+ * scrolled without a mouse, and is a region named `label`, so a screen reader says what it holds.
+ */
+export function tableBox(label: string, table: Html): Html {
+  return html`<div class="scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 }
 
 /** A message block; `role=alert` so screen readers announce a form's error. */

@@ -3,7 +3,7 @@ import type { OwnerOrder } from '../commerce/orders.read.ts';
 import type { AddressJson } from '../commerce/order-model.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { html, type Html } from './html.ts';
-import { notice, when } from './layout.ts';
+import { notice, tableBox, when } from './layout.ts';
 import { orderActions, type FulfillForm, type FormError } from './order-actions.views.ts';
 import { money, PAYMENT_WORDS, STATUS_WORDS } from './orders.views.ts';
 
@@ -34,8 +34,9 @@ export function orderBody(
   order: OwnerOrder,
   view: { csrf: string; form: FulfillForm; restock: boolean; error?: FormError; done?: Done },
 ): Html {
-  const lines = html`<div class="scroll">
-    <table>
+  const lines = tableBox(
+    'Items',
+    html`<table>
       <thead>
         <tr>
           <th scope="col">SKU</th>
@@ -61,8 +62,8 @@ export function orderBody(
             </tr>`,
         )}
       </tbody>
-    </table>
-  </div>`;
+    </table>`,
+  );
   const totals: [string, Money][] = [
     ['Subtotal', order.subtotal],
     ...order.shippingLines.map((s): [string, Money] => [`Shipping (${s.method})`, s.amount]),
@@ -72,33 +73,36 @@ export function orderBody(
     ['Total', order.grandTotal],
   ];
   const shipments = order.fulfillments.length
-    ? html`<table>
-        <thead>
-          <tr>
-            <th scope="col">Shipped</th>
-            <th scope="col">Carrier</th>
-            <th scope="col">Service</th>
-            <th scope="col">Tracking</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${order.fulfillments.map(
-            (s) =>
-              html`<tr>
-                <td>${s.shipDate.slice(0, 10)}</td>
-                <td>${s.carrierName}</td>
-                <td>${s.service}</td>
-                <td>
-                  ${
-                    s.trackingUrl && /^https?:\/\//i.test(s.trackingUrl)
-                      ? html`<a href="${s.trackingUrl}">${s.trackingNumber}</a>`
-                      : s.trackingNumber
-                  }
-                </td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`
+    ? tableBox(
+        'Shipments',
+        html`<table>
+          <thead>
+            <tr>
+              <th scope="col">Shipped</th>
+              <th scope="col">Carrier</th>
+              <th scope="col">Service</th>
+              <th scope="col">Tracking</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${order.fulfillments.map(
+              (s) =>
+                html`<tr>
+                  <td>${s.shipDate.slice(0, 10)}</td>
+                  <td>${s.carrierName}</td>
+                  <td>${s.service}</td>
+                  <td>
+                    ${
+                      s.trackingUrl && /^https?:\/\//i.test(s.trackingUrl)
+                        ? html`<a href="${s.trackingUrl}">${s.trackingNumber}</a>`
+                        : s.trackingNumber
+                    }
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`,
+      )
     : html`<p>Not shipped yet.</p>`;
   return html`<p><a href="/sites/${site.id}/orders">All orders of ${site.title}</a></p>
     ${view.done ? notice(DONE_WORDS[view.done], 'info') : ''}
@@ -112,17 +116,20 @@ export function orderBody(
     <h2>Items</h2>
     ${lines}
     <h2>Totals</h2>
-    <table>
-      <tbody>
-        ${totals.map(
-          ([label, amount]) =>
-            html`<tr>
-              <th scope="row">${label}</th>
-              <td>${money(amount)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${tableBox(
+      'Totals',
+      html`<table>
+        <tbody>
+          ${totals.map(
+            ([label, amount]) =>
+              html`<tr>
+                <th scope="row">${label}</th>
+                <td>${money(amount)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+    )}
     <h2>Customer</h2>
     <p>${order.customerEmail ?? 'No e-mail given.'}</p>
     ${address('Billing address', order.billingAddress)} ${address('Shipping address', order.shippingAddress)}

@@ -38,7 +38,7 @@ export const ordersRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, {
       search: param(request, 'q'),
     };
     const before = param(request, 'before');
-    const context = { ...owner, csrf: request.browser.csrf };
+    const context = { ...owner, csrf: request.browser.csrf, wide: true };
     const title = `Orders of ${site.title}`;
     try {
       const { orders, next } = await placedOrders(deps.commerce, site, { ...filters, before });

@@ -2,7 +2,7 @@ import type { Money } from '../catalog/money.ts';
 import type { OwnerOrder, PlacedQuery } from '../commerce/orders.read.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { html, type Html } from './html.ts';
-import { notice, when } from './layout.ts';
+import { notice, tableBox, when } from './layout.ts';
 
 /** The owner's order list: its filters, a page of orders, and the links to the next pages. */
 
@@ -81,8 +81,9 @@ function filterForm(site: WebsitesTable, filters: ListFilters): Html {
 }
 
 function ordersTable(site: WebsitesTable, orders: OwnerOrder[]): Html {
-  return html`<div class="scroll">
-    <table>
+  return tableBox(
+    'Orders',
+    html`<table>
       <thead>
         <tr>
           <th scope="col">Order</th>
@@ -108,8 +109,8 @@ function ordersTable(site: WebsitesTable, orders: OwnerOrder[]): Html {
             </tr>`,
         )}
       </tbody>
-    </table>
-  </div>`;
+    </table>`,
+  );
 }
 
 export function ordersListBody(

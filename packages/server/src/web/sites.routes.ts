@@ -9,7 +9,7 @@ import { createWebsite } from '../owner/websites.service.ts';
 import { dashboardBody } from './dashboard.views.ts';
 import { requireCsrf } from './session.ts';
 import { html, type Html } from './html.ts';
-import { notice, page, sendPage, when } from './layout.ts';
+import { notice, page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownedWebsites, ownerOf } from './owner.ts';
 import { field, type WebDeps } from './web-deps.ts';
 
@@ -69,25 +69,28 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
       .limit(10)
       .execute();
     const recent = html`<h2>Recent sign-ins to your account</h2>
-      <table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>What</th>
-            <th>From</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${signIns.map(
-            (event) =>
-              html`<tr>
-                <td>${when(event.at)}</td>
-                <td>${AUDIT_WORDS[event.kind]}</td>
-                <td>${event.ip ?? ''}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
+      ${tableBox(
+        'Recent sign-ins',
+        html`<table>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>What</th>
+              <th>From</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${signIns.map(
+              (event) =>
+                html`<tr>
+                  <td>${when(event.at)}</td>
+                  <td>${AUDIT_WORDS[event.kind]}</td>
+                  <td>${event.ip ?? ''}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`,
+      )}`;
     return sendPage(
       reply,
       200,
@@ -156,25 +159,28 @@ export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { 
         )
       : html`<p>No app holds access to this site.</p>`;
     const log = events.length
-      ? html`<table>
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>What</th>
-              <th>App</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${events.map(
-              (event) =>
-                html`<tr>
-                  <td>${when(event.at)}</td>
-                  <td>${AUDIT_WORDS[event.kind] ?? event.kind}</td>
-                  <td>${event.clientName ?? ''}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>`
+      ? tableBox(
+          'Security events',
+          html`<table>
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>What</th>
+                <th>App</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${events.map(
+                (event) =>
+                  html`<tr>
+                    <td>${when(event.at)}</td>
+                    <td>${AUDIT_WORDS[event.kind] ?? event.kind}</td>
+                    <td>${event.clientName ?? ''}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`,
+        )
       : html`<p>Nothing yet.</p>`;
     const pages = await deps.db
       .selectFrom('store_pages')

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { resendDelivery, siteSubscriptions, type DeliveryView } from '../webhooks/deliveries.service.ts';
 import { html } from './html.ts';
-import { page, sendPage, when } from './layout.ts';
+import { page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import { requireCsrf } from './session.ts';
 import type { WebDeps } from './web-deps.ts';
@@ -35,39 +35,42 @@ export const webhooksRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app,
               <p class="meta">${subscription.endpointUrl} · ${subscription.topics.join(', ')}</p>
               ${
                 subscription.deliveries.length
-                  ? html`<table>
-                      <thead>
-                        <tr>
-                          <th>Event</th>
-                          <th>When</th>
-                          <th>Status</th>
-                          <th>Attempts</th>
-                          <th>Last answer</th>
-                          <th></th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        ${subscription.deliveries.map(
-                          (delivery) =>
-                            html`<tr>
-                              <td>${delivery.topic}</td>
-                              <td>${when(delivery.createdOn)}</td>
-                              <td>${STATUS_WORDS[delivery.status]}</td>
-                              <td>${String(delivery.attempts)}</td>
-                              <td>${outcome(delivery)}</td>
-                              <td>
-                                <form
-                                  method="post"
-                                  action="/sites/${site.id}/webhooks/deliveries/${delivery.id}/resend"
-                                >
-                                  <input type="hidden" name="csrf" value="${csrf}" />
-                                  <button>Resend</button>
-                                </form>
-                              </td>
-                            </tr>`,
-                        )}
-                      </tbody>
-                    </table>`
+                  ? tableBox(
+                      `Notifications to ${subscription.appName}`,
+                      html`<table>
+                        <thead>
+                          <tr>
+                            <th>Event</th>
+                            <th>When</th>
+                            <th>Status</th>
+                            <th>Attempts</th>
+                            <th>Last answer</th>
+                            <th></th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          ${subscription.deliveries.map(
+                            (delivery) =>
+                              html`<tr>
+                                <td>${delivery.topic}</td>
+                                <td>${when(delivery.createdOn)}</td>
+                                <td>${STATUS_WORDS[delivery.status]}</td>
+                                <td>${String(delivery.attempts)}</td>
+                                <td>${outcome(delivery)}</td>
+                                <td>
+                                  <form
+                                    method="post"
+                                    action="/sites/${site.id}/webhooks/deliveries/${delivery.id}/resend"
+                                  >
+                                    <input type="hidden" name="csrf" value="${csrf}" />
+                                    <button>Resend</button>
+                                  </form>
+                                </td>
+                              </tr>`,
+                          )}
+                        </tbody>
+                      </table>`,
+                    )
                   : html`<p>No notification yet.</p>`
               }
             </div>`,
@@ -75,7 +78,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app,
       : html`<p>No app has subscribed to this site’s events.</p>`;
     const body = html`<p><a href="/sites/${site.id}">Back to ${site.title}</a></p>
       ${cards}`;
-    return sendPage(reply, 200, page(`Webhooks of ${site.title}`, body, { ...owner, csrf }));
+    return sendPage(reply, 200, page(`Webhooks of ${site.title}`, body, { ...owner, csrf, wide: true }));
   });
 
   app.post('/sites/:websiteId/webhooks/deliveries/:deliveryId/resend', async (request, reply) => {
