@@ -343,16 +343,24 @@ export interface paths {
                             sku: string;
                             pricing: {
                                 basePrice: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
+                                    /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                    currency: string | ({
+                                        currencyCode: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    });
+                                    /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                    value: string | number;
                                 };
                                 salePrice?: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
+                                    /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                    currency: string | ({
+                                        currencyCode: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    });
+                                    /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                    value: string | number;
                                 };
                                 onSale?: boolean;
                             };
@@ -390,16 +398,24 @@ export interface paths {
                         }[];
                         pricing?: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -874,16 +890,24 @@ export interface paths {
                         variantAttributes?: string[];
                         pricing?: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -1221,16 +1245,24 @@ export interface paths {
                         sku: string;
                         pricing: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -1481,16 +1513,24 @@ export interface paths {
                         sku?: string;
                         pricing?: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -2934,16 +2974,24 @@ export interface paths {
                         variantAttributes?: string[];
                         pricing?: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -2957,16 +3005,24 @@ export interface paths {
                             /** @description GIFT_CARD: basePrice only */
                             pricing: {
                                 basePrice: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
+                                    /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                    currency: string | ({
+                                        currencyCode: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    });
+                                    /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                    value: string | number;
                                 };
                                 salePrice?: {
-                                    /** @description ISO 4217 code; must be the website currency */
-                                    currency: string;
-                                    /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                    value: string;
+                                    /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                    currency: string | ({
+                                        currencyCode: string;
+                                    } & {
+                                        [key: string]: unknown;
+                                    });
+                                    /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                    value: string | number;
                                 };
                                 onSale?: boolean;
                             };
@@ -3774,16 +3830,24 @@ export interface paths {
                         variantAttributes?: string[];
                         pricing?: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -4302,16 +4366,24 @@ export interface paths {
                         /** @description GIFT_CARD: basePrice only */
                         pricing: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -4613,16 +4685,24 @@ export interface paths {
                         /** @description GIFT_CARD: basePrice only */
                         pricing?: {
                             basePrice: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             salePrice?: {
-                                /** @description ISO 4217 code; must be the website currency */
-                                currency: string;
-                                /** @description decimal string in the currency precision, 0 to 1,000,000 */
-                                value: string;
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
+                                    currencyCode: string;
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
+                                value: string | number;
                             };
                             onSale?: boolean;
                         };
@@ -7545,28 +7625,37 @@ export interface paths {
                         createdOn: string;
                         priceTaxInterpretation: "INCLUSIVE" | "EXCLUSIVE";
                         grandTotal: {
-                            currency: string | {
+                            /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                            currency: string | ({
                                 currencyCode: string;
-                            };
-                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                             value: string | number;
                         };
                         lineItems: {
                             lineItemType: "PHYSICAL_PRODUCT" | "CUSTOM";
                             quantity: number;
                             unitPricePaid: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             };
                             variantId?: string | null;
                             nonSaleUnitPrice?: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             } | null;
                             title?: string | null;
@@ -7611,10 +7700,13 @@ export interface paths {
                         shippingLines?: {
                             method: string;
                             amount: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             };
                         }[];
@@ -7622,39 +7714,54 @@ export interface paths {
                             name?: string | null;
                             promoCode?: string | null;
                             amount?: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             } | null;
                         }[];
                         subtotal?: {
-                            currency: string | {
+                            /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                            currency: string | ({
                                 currencyCode: string;
-                            };
-                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                             value: string | number;
                         } | null;
                         shippingTotal?: {
-                            currency: string | {
+                            /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                            currency: string | ({
                                 currencyCode: string;
-                            };
-                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                             value: string | number;
                         } | null;
                         discountTotal?: {
-                            currency: string | {
+                            /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                            currency: string | ({
                                 currencyCode: string;
-                            };
-                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                             value: string | number;
                         } | null;
                         taxTotal?: {
-                            currency: string | {
+                            /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                            currency: string | ({
                                 currencyCode: string;
-                            };
-                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                             value: string | number;
                         } | null;
                     };
@@ -9545,10 +9652,13 @@ export interface paths {
                             /** @enum {unknown} */
                             type: "ANY_ORDER" | "CART_TOTAL" | "PRODUCT" | "BUY_X_GET_Y";
                             minimumCartTotal?: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             };
                             /** @description PRODUCT: a product of this website */
@@ -9569,10 +9679,13 @@ export interface paths {
                             /** @enum {unknown} */
                             type: "FIXED_AMOUNT" | "PERCENTAGE" | "BUY_X_GET_Y_FIXED_AMOUNT" | "BUY_X_GET_Y_PERCENTAGE" | "FREE_SHIPPING";
                             discountAmount?: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             };
                             /** @description PERCENTAGE: 0 < p ≤ 100; at most 2 decimals */
@@ -10036,10 +10149,13 @@ export interface paths {
                             /** @enum {unknown} */
                             type: "ANY_ORDER" | "CART_TOTAL" | "PRODUCT" | "BUY_X_GET_Y";
                             minimumCartTotal?: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             };
                             /** @description PRODUCT: a product of this website */
@@ -10060,10 +10176,13 @@ export interface paths {
                             /** @enum {unknown} */
                             type: "FIXED_AMOUNT" | "PERCENTAGE" | "BUY_X_GET_Y_FIXED_AMOUNT" | "BUY_X_GET_Y_PERCENTAGE" | "FREE_SHIPPING";
                             discountAmount?: {
-                                currency: string | {
+                                /** @description ISO 4217 code, or an object with currencyCode; must be the website currency */
+                                currency: string | ({
                                     currencyCode: string;
-                                };
-                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too) */
+                                } & {
+                                    [key: string]: unknown;
+                                });
+                                /** @description a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000 */
                                 value: string | number;
                             };
                             /** @description PERCENTAGE: 0 < p ≤ 100; at most 2 decimals */

@@ -38,8 +38,22 @@ export function exponent(currency: string): number {
   return e;
 }
 
-/** Parses a Money input into minor units, enforcing the website currency and the bounds. */
-export function toMinorUnits(money: Money, websiteCurrency: string, field: string): number {
+/** Money as a request may send it: http/common.schemas.ts, MoneyInput. */
+export interface MoneyInput {
+  currency: string | { currencyCode: string };
+  value: string | number;
+}
+
+/**
+ * Parses a Money input, in either of its forms, into minor units, enforcing the website currency
+ * and the bounds: the one place where a request's money is read. A number is read as the decimal
+ * JavaScript writes for it (12.5 as "12.5"); one that would need an exponent is refused.
+ */
+export function toMinorUnits(input: MoneyInput, websiteCurrency: string, field: string): number {
+  const money: Money = {
+    currency: typeof input.currency === 'string' ? input.currency : input.currency.currencyCode,
+    value: typeof input.value === 'number' ? String(input.value) : input.value,
+  };
   if (money.currency !== websiteCurrency) {
     throw new ValidationError(
       `${field}.currency: must be the website currency ${websiteCurrency}, got "${money.currency}"`,

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Money, Pagination } from '../http/common.schemas.ts';
+import { Money, MoneyInput, Pagination } from '../http/common.schemas.ts';
 import {
   Attributes,
   CreateProductBody,
@@ -40,7 +40,7 @@ const Mpn = Type.String({
 export const CreateVariantV2Body = Type.Object({
   sku: CreateVariantInput.properties.sku,
   pricing: Type.Object(
-    { basePrice: Money, salePrice: Type.Optional(Money), onSale: Type.Optional(Type.Boolean()) },
+    { basePrice: MoneyInput, salePrice: Type.Optional(MoneyInput), onSale: Type.Optional(Type.Boolean()) },
     { description: 'GIFT_CARD: basePrice only' },
   ),
   stock: Type.Optional(StockInput),

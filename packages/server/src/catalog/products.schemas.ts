@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { Money, Pagination } from '../http/common.schemas.ts';
+import { Money, MoneyInput, Pagination } from '../http/common.schemas.ts';
 
 /* Requests */
 
 export const PricingInput = Type.Object({
-  basePrice: Money,
-  salePrice: Type.Optional(Money),
+  basePrice: MoneyInput,
+  salePrice: Type.Optional(MoneyInput),
   onSale: Type.Optional(Type.Boolean()),
 });
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../errors.ts';
 import { parseUtcTime } from '../iso-time.ts';
-import { parseAddress, parseEmail, parseMoney, parseShipment } from './order-input.ts';
+import { toMinorUnits, type MoneyInput } from '../catalog/money.ts';
+import { parseAddress, parseEmail, parseShipment } from './order-input.ts';
 import type { CreateOrderInput } from './orders.schemas.ts';
 import type { DraftLine, OrderDraft } from './place-order.ts';
 
@@ -10,8 +11,7 @@ import type { DraftLine, OrderDraft } from './place-order.ts';
  * platform's own messages where they are known. The draft goes to placeOrder.
  */
 export function parseImport(body: CreateOrderInput, currency: string): OrderDraft {
-  const money = (value: Parameters<typeof parseMoney>[0], field: string) =>
-    parseMoney(value, currency, field);
+  const money = (value: MoneyInput, field: string) => toMinorUnits(value, currency, field);
   const placedOn = parseUtcTime(body.createdOn, 'createdOn');
 
   const lines: DraftLine[] = body.lineItems.map((line, i) => {
@@ -60,8 +60,7 @@ export function parseImport(body: CreateOrderInput, currency: string): OrderDraf
   if (!fulfilled && body.fulfilledOn) {
     throw new ValidationError('fulfilledOn: only a FULFILLED order has a fulfilledOn');
   }
-  const optional = (value: Parameters<typeof parseMoney>[0] | null | undefined, field: string) =>
-    value ? money(value, field) : 0;
+  const optional = (value: MoneyInput | null | undefined, field: string) => (value ? money(value, field) : 0);
 
   return {
     channel: 'external',

@@ -1,19 +1,11 @@
-import { toMinorUnits } from '../catalog/money.ts';
 import { ValidationError } from '../errors.ts';
 import { parseUtcTime } from '../iso-time.ts';
 import type { AddressJson, ShipmentJson } from './order-model.ts';
-import { LIMITS, type AddressInputT, type MoneyInputT, type ShipmentInputT } from './orders.schemas.ts';
+import { LIMITS, type AddressInputT, type ShipmentInputT } from './orders.schemas.ts';
 
 /** The pieces of an order request that the import and the fulfillment share, checked. */
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Money in minor units of the website's currency, from the wire's or the generated spec's form. */
-export function parseMoney(money: MoneyInputT, currency: string, field: string): number {
-  const code = typeof money.currency === 'string' ? money.currency : money.currency.currencyCode;
-  const value = typeof money.value === 'number' ? String(money.value) : money.value;
-  return toMinorUnits({ currency: code, value }, currency, field);
-}
 
 export function parseEmail(value: string, field: string): string {
   const email = value.trim();

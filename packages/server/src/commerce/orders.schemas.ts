@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Pagination } from '../http/common.schemas.ts';
+import { MoneyInput, Pagination } from '../http/common.schemas.ts';
 import { FULFILLMENT_STATUSES } from './order-model.ts';
 
 /** Limits of platform-surface 2.1.3, and Emporium's own where the platform states none. */
@@ -22,17 +22,6 @@ export const LIMITS = {
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
-
-/** Money on input: the wire's strings, or the numbers and currency objects of the generated spec. */
-export const MoneyInput = Type.Object({
-  currency: Type.Union([
-    Type.String({ description: 'ISO 4217 code; must be the website currency' }),
-    Type.Object({ currencyCode: Type.String() }),
-  ]),
-  value: Type.Union([Type.String({ maxLength: 20 }), Type.Number()], {
-    description: 'a decimal in the currency precision, "20.00" (a number is accepted too)',
-  }),
-});
 
 const text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
@@ -242,6 +231,5 @@ export const OrdersPage = Type.Object({ result: Type.Array(Order), pagination: P
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 export type FulfillInput = Static<typeof FulfillBody>;
 export type ListOrdersQueryT = Static<typeof ListOrdersQuery>;
-export type MoneyInputT = Static<typeof MoneyInput>;
 export type AddressInputT = Static<typeof AddressInput>;
 export type ShipmentInputT = Static<typeof ShipmentInput>;

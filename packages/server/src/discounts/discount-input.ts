@@ -1,4 +1,4 @@
-import { parseMoney } from '../commerce/order-input.ts';
+import { toMinorUnits } from '../catalog/money.ts';
 import { ValidationError } from '../errors.ts';
 import { parseDateTime } from '../iso-time.ts';
 import { PAIRINGS, type Criteria, type Template, type Trigger } from './discount-model.ts';
@@ -53,7 +53,7 @@ function parseCriteria(input: DiscountBodyT['criteria'], currency: string): Crit
       return { type };
     case 'CART_TOTAL': {
       const money = required(input.minimumCartTotal, 'criteria.minimumCartTotal', type);
-      return { type, minimumCartTotalMinor: parseMoney(money, currency, 'criteria.minimumCartTotal') };
+      return { type, minimumCartTotalMinor: toMinorUnits(money, currency, 'criteria.minimumCartTotal') };
     }
     case 'PRODUCT':
       return { type, productId: required(input.productId, 'criteria.productId', type), productName: '' };
@@ -79,7 +79,7 @@ function parseCriteria(input: DiscountBodyT['criteria'], currency: string): Crit
 function parseTemplate(input: DiscountBodyT['template'], currency: string, websiteId: string): Template {
   const { type } = input;
   const amount = () => {
-    const minor = parseMoney(
+    const minor = toMinorUnits(
       required(input.discountAmount, 'template.discountAmount', type),
       currency,
       'template.discountAmount',

@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MoneyInput } from '../commerce/orders.schemas.ts';
-import { Money } from '../http/common.schemas.ts';
+import { Money, MoneyInput } from '../http/common.schemas.ts';
 import { SHIPPING_SERVICES } from './fulfillment-options.ts';
 import { CRITERIA_TYPES, FULFILLMENT_OPTION_TYPES, TEMPLATE_TYPES } from './discount-model.ts';
 

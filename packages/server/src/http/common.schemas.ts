@@ -27,6 +27,25 @@ export const Money = Type.Object({
   }),
 });
 
+/**
+ * Money in a request: the wire's strings (`{"currency":"USD","value":"12.95"}`), or the number and
+ * currency object of clients generated from the platform's API document
+ * (`{"currency":{"currencyCode":"USD"},"value":12.95}`, platform-surface 0.4). Both become the
+ * same minor units in catalog/money.ts (toMinorUnits); answers always carry strings (Money).
+ */
+export const MoneyInput = Type.Object({
+  currency: Type.Union(
+    [
+      Type.String({ maxLength: 3 }),
+      Type.Object({ currencyCode: Type.String({ maxLength: 3 }) }, { additionalProperties: true }),
+    ],
+    { description: 'ISO 4217 code, or an object with currencyCode; must be the website currency' },
+  ),
+  value: Type.Union([Type.String({ maxLength: 20 }), Type.Number()], {
+    description: 'a decimal in the currency precision, "20.00" (a number is accepted too), 0 to 1,000,000',
+  }),
+});
+
 /** Error responses documented on every API route. */
 export function errorResponses(...statuses: number[]) {
   return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));

@@ -8,8 +8,15 @@ export function validationMessage(
   errors: FastifySchemaValidationError[],
   context: string,
 ): { message: string; subtype: 'MISSING_ARGUMENT' | 'INVALID_ARGUMENT' } {
-  // In a union (plain or change-wrapped field) the first branch's error is the useful one.
-  const error = errors.find((e) => e.keyword !== 'anyOf') ?? errors[0];
+  // In a union, a branch the value's type fits says what is wrong inside it; when none fits, the
+  // message names every type the union takes ("must be a string or an object").
+  const union = errors.find((e) => e.keyword === 'anyOf');
+  const mismatch = (e: FastifySchemaValidationError) =>
+    union !== undefined && e.keyword === 'type' && e.instancePath === union.instancePath;
+  const error =
+    errors.find((e) => e.keyword !== 'anyOf' && !mismatch(e)) ??
+    errors.find((e) => e.keyword !== 'anyOf') ??
+    errors[0];
   if (!error) return { message: `${context}: invalid`, subtype: 'INVALID_ARGUMENT' };
   const params = error.params as Record<string, unknown>;
   let path = error.instancePath
@@ -24,8 +31,9 @@ export function validationMessage(
   if (error.keyword === 'propertyNames' || params.propertyName !== undefined) {
     path = `${path}["${String(params.propertyName ?? '')}"]`;
   }
+  const types = mismatch(error) ? errors.filter(mismatch).map((e) => String(e.params.type)) : [];
   return {
-    message: `${path || context}: ${rule(error.keyword, params, error.message)}`,
+    message: `${path || context}: ${types.length > 1 ? `must be ${types.map(typeName).join(' or ')}` : rule(error.keyword, params, error.message)}`,
     subtype: 'INVALID_ARGUMENT',
   };
 }
@@ -47,7 +55,7 @@ function rule(keyword: string, params: Record<string, unknown>, fallback: string
     case 'minimum':
       return `at least ${params.limit}`;
     case 'type':
-      return `must be ${params.type === 'integer' || params.type === 'array' || params.type === 'object' ? 'an' : 'a'} ${params.type}`;
+      return `must be ${typeName(String(params.type))}`;
     case 'const':
       return `must be ${JSON.stringify(params.allowedValue)}`;
     case 'enum':
@@ -61,4 +69,10 @@ function rule(keyword: string, params: Record<string, unknown>, fallback: string
     default:
       return fallback ?? 'is invalid';
   }
+}
+
+/** A JSON type as a message names it: "a string", "an object", "null". */
+function typeName(type: string): string {
+  if (type === 'null') return 'null';
+  return `${type === 'integer' || type === 'array' || type === 'object' ? 'an' : 'a'} ${type}`;
 }
