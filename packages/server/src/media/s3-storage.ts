@@ -101,7 +101,8 @@ export class S3ImageStorage implements ImageStorage {
       return;
     }
     // A failure of the incoming stream (a client gone, a file over the limit) is the caller's
-    // error, not the store's, whatever the abort of the upload answers.
+    // error, not the store's, whatever the abort of the upload answers; it may have failed before
+    // it was handed over, and is then found on the stream.
     let sourceError: unknown;
     data.once('error', (error) => (sourceError = error));
     const upload = new Upload({
@@ -112,7 +113,7 @@ export class S3ImageStorage implements ImageStorage {
     try {
       await upload.done();
     } catch (error) {
-      throw sourceError ?? unavailable(error);
+      throw sourceError ?? data.errored ?? unavailable(error);
     }
   }
 

@@ -1,9 +1,9 @@
-import { Transform, type Readable } from 'node:stream';
+import { finished, Transform, type Readable } from 'node:stream';
 
 /**
  * The stream passed on unchanged, keeping its first `limit` bytes as they go by: an upload is
  * checked from its header without reading the stored file back. The source's errors end the
- * returned stream with the same error.
+ * returned stream with the same error, and so does a source that closes without ending.
  */
 export function keepHead(source: Readable, limit: number) {
   const chunks: Buffer[] = [];
@@ -20,7 +20,16 @@ export function keepHead(source: Readable, limit: number) {
       done(null, chunk);
     },
   });
-  source.on('error', (error) => stream.destroy(error));
+  // The source may fail (a client closing mid-upload) before the consumer has its listeners on
+  // the stream (storage makes a folder first): the consumer finds the error on the stream then.
+  // Without a listener meanwhile, it would end the process.
+  stream.on('error', () => {});
+  // The source may also have failed already, while the product was looked up: its 'error' is then
+  // gone and pipe() never ends the stream, which would keep storage writing (and the request
+  // waiting) forever. finished() tells of a failure past or to come, and of a close without end.
+  finished(source, { writable: false }, (error) => {
+    if (error) stream.destroy(error);
+  });
   source.pipe(stream);
   return {
     stream,
