@@ -76,6 +76,14 @@ async function seenClosing(request: IncomingMessage): Promise<void> {
   if (!request.destroyed) await new Promise((resolve) => request.once('close', resolve));
 }
 
+/** The info line of a request to `path` its client closed, written already or still to come. */
+function closedLine(app: TestContext, path: string): Promise<string> {
+  return app.logged((text) => {
+    const entry = JSON.parse(text) as { msg?: string; req?: { url?: string } };
+    return entry.msg === CLOSED && entry.req?.url === path;
+  });
+}
+
 describe('a client that closes its connection mid-request', () => {
   test(
     'is logged once at info with the request, never as an error of the service',
@@ -89,10 +97,7 @@ describe('a client that closes its connection mid-request', () => {
         [`/s/${site.websiteId}/cart`, 'application/x-www-form-urlencoded', 'variantId='],
       ];
       for (const [path, type, start, headers] of cases) {
-        const line = ctx.logged((text) => {
-          const entry = JSON.parse(text) as { msg?: string; req?: { url?: string } };
-          return entry.msg === CLOSED && entry.req?.url === path;
-        });
+        const line = closedLine(ctx, path);
         await abandon(path, type, start, headers);
         const entry = JSON.parse(await line) as Record<string, unknown>;
         assert.equal(entry.level, 30, path);
@@ -106,14 +111,6 @@ describe('a client that closes its connection mid-request', () => {
     },
   );
 });
-
-/** The info line of a request to `path` its client closed, written already or still to come. */
-function closedLine(app: TestContext, path: string): Promise<string> {
-  return app.logged((text) => {
-    const entry = JSON.parse(text) as { msg?: string; req?: { url?: string } };
-    return entry.msg === CLOSED && entry.req?.url === path;
-  });
-}
 
 /** The start of a file part: the PNG's signature, then the client goes. */
 const UPLOAD_START =
