@@ -1,5 +1,5 @@
 /**
- * Sync clients for the inventory benchmark's `--sync` option: one of each kind the README names
+ * Sync clients for the inventory benchmark's `--sync` option: one of each kind docs/api.md names
  * (resuming with the cursor, with `modifiedAfter` = newest seen, with a window ending at "now"),
  * reading the products list from where they stopped, again and again, while the adjustments
  * run. Each keeps the newest version it has seen of every product; at the end, after one more

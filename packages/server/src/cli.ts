@@ -191,7 +191,7 @@ function usage(): string {
     'usage: emporium <command> [options]',
     ...Object.entries(PROCESSES).map(([name, what]) => `  ${name.padEnd(width)}${what}`),
     ...Object.entries(ADMIN).map(([name, command]) => `  admin ${name} ${command.synopsis}`),
-    'Settings come from the environment (PORT, DATA_DIR, DATABASE_URL, ...): see the README.',
+    'Settings come from the environment (PORT, DATA_DIR, DATABASE_URL, ...): see docs/configuration.md.',
   ].join('\n');
 }
 

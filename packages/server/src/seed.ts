@@ -66,7 +66,7 @@ function demoProducts(storePageId: string) {
       isVisible: true,
       variants: [{ sku: 'DEMO-CANDLE', pricing: { basePrice: usd('12.00') }, stock: { unlimited: true } }],
     },
-    // The types only Products v2 shows (README: Products v2).
+    // The types only Products v2 shows (docs/products.md, "Products v2").
     {
       type: 'SERVICE' as const,
       storePageId,

@@ -77,7 +77,7 @@ function problemOf(op: Operation, request: FuzzRequest, res: LightMyRequestRespo
     !request.headers['idempotency-key'] &&
     res.body === JSON.stringify(missingKeyProblem(request.url))
   )
-    return undefined; // the platform's RFC 7807 answer to a missing Idempotency-Key (README, Inventory)
+    return undefined; // the platform's RFC 7807 answer to a missing Idempotency-Key (docs/inventory.md)
   if (res.statusCode >= 400) return errorBodyProblem(oauth, res.body);
   if (res.statusCode < 300) {
     const leaked = world.needles.find((n) => res.body.includes(n) && !echoedAsNobody(op, request, res, n));
@@ -88,7 +88,7 @@ function problemOf(op: Operation, request: FuzzRequest, res: LightMyRequestRespo
 }
 
 /**
- * Transaction summaries answer each id sent, as sent (README, Analytics): website B's id in the
+ * Transaction summaries answer each id sent, as sent (docs/analytics.md): website B's id in the
  * request comes back, and is no leak while its summary is empty, as any unknown id's is.
  */
 function echoedAsNobody(

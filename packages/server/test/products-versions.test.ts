@@ -6,7 +6,7 @@ import { createProduct, money, multipartFile, physical, variant } from './helper
 import { assertError, assertShape } from './helpers/shape.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
-/** One store, three versions: what 1.0, 1.1 and v2 show of the same products (README: Products v2). */
+/** One store, three versions: what 1.0, 1.1 and v2 show of the same products (docs/products.md). */
 
 let ctx: TestContext;
 let site: Site;

@@ -52,7 +52,7 @@ export class Products<A extends ProductApiTypes = ProductApi11> {
   /**
    * Every product changed after `modifiedOn` (not included), oldest change first: how a copy of
    * the catalog is kept in sync. Keep the newest `modifiedOn` you have stored and pass it next
-   * time; no change is missed, even one committing while you read (the README's "Keeping a copy
+   * time; no change is missed, even one committing while you read (docs/api.md, "Keeping a copy
    * in sync"). Without `modifiedOn`, every product.
    */
   changedSince(

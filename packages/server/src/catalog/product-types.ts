@@ -111,7 +111,7 @@ export function checkVariantFields(type: VariantType, input: object, prefix: str
   throw new ValidationError(`${prefix}${field}: a ${type} product's variants have ${what}`);
 }
 
-/** Where a product of another version's type is read: 1.x does not show it (README). */
+/** Where a product of another version's type is read: 1.x does not show it (docs/products.md). */
 function elsewhere(id: string, type: ProductType, version: ApiVersion): string {
   return `product ${id} is a ${type} product, which API version ${version} does not serve; use /v2/commerce/products`;
 }

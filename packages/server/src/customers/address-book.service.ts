@@ -41,7 +41,7 @@ export function addressColumns(address: EntryBody, field = 'address'): repo.Addr
  * The data of an `address.update` (platform-surface 3: `{ contactId, addressBookEntries,
  * createdOn, updatedOn }`): the entries changed, as they are now, the first being the one the
  * change is about (the entry replaced, or the one whose default flag moved). `createdOn` is when
- * that entry was made (the platform does not say whose creation it is; README), `updatedOn` the
+ * that entry was made (the platform does not say whose creation it is; docs/contacts.md), `updatedOn` the
  * change's time, both with microseconds as contacts' times are.
  */
 async function updateData(

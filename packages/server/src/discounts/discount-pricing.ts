@@ -6,7 +6,7 @@ import { buyXGetYUnits } from './buy-x-get-y.ts';
  * The discount arithmetic of a cart (platform-surface 2.7): pure, no database, no clock. Money
  * is integer minor units of the cart's currency throughout; no float touches it.
  *
- * Rules Emporium follows where the platform states none (README, "Discounts"):
+ * Rules Emporium follows where the platform states none (docs/discounts.md):
  * - At most one discount applies to an order: the one that saves the shopper the most among the
  *   usable AUTO discounts and the CODE discount whose promo code the shopper entered. On equal
  *   savings the entered code wins, then the discount given first.

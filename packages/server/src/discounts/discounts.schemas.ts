@@ -9,7 +9,7 @@ export const LIMITS = {
   name: 200,
   /** Product ids of a BUY_X_GET_Y list: Emporium's bound, the platform states none. */
   productIds: 100,
-  /** Emporium's bounds (README, "Discounts"); the platform states neither. */
+  /** Emporium's bounds (docs/discounts.md); the platform states neither. */
   discountsPerWebsite: 1000,
   autoDiscountsPerWebsite: 20,
   listLimit: 1000,
