@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { OrderDraft } from '../../src/commerce/place-order.ts';
 import type { Site } from './test-app.ts';
 
@@ -47,6 +48,13 @@ export function importOrder(site: Site, body: object, key: string | null = order
     headers: key === null ? {} : { 'idempotency-key': key },
     payload: body,
   });
+}
+
+/** Imports an order, asserting the 201; the order as answered. */
+export async function created(site: Site, body: object, key = orderKey()) {
+  const res = await importOrder(site, body, key);
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json();
 }
 
 /** An order of Emporium's own (as the CLI or the storefront place them), in any state. */
