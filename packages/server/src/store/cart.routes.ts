@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { websitePath } from '../catalog/store-urls.ts';
 import { DomainError } from '../errors.ts';
-import { field } from '../web/web-deps.ts';
 import {
   cookieKeys,
   readCart,
@@ -20,6 +19,7 @@ import { requireStoreCsrf } from './csrf.ts';
 import { sendStorePage, storePage } from './layout.ts';
 import type { StoreRow } from './store.repo.ts';
 import type { StoreDeps } from './store-deps.ts';
+import { field } from '../pages/forms.ts';
 
 /**
  * /s/<websiteId>/cart: the shopper's cart, kept in a cookie (cart.ts). Adding comes from a

@@ -1,11 +1,11 @@
 import { websitePath } from '../catalog/store-urls.ts';
-import { html, type Html } from '../web/html.ts';
+import { html, type Html } from '../pages/html.ts';
 import type { CartItem, CartView } from './cart.service.ts';
 import { MAX_QUANTITY } from './cart.ts';
-import { csrfFieldFor } from './csrf.ts';
-import { storeNotice } from './layout.ts';
 import { money, priceTag, type Price } from './store-format.ts';
 import type { PricedCart } from '../discounts/discount-pricing.ts';
+import { notice } from '../pages/notice.ts';
+import { csrfInput } from '../pages/forms.ts';
 
 /** The cart page: its lines with a quantity to change and a Remove button each, and the subtotal. */
 
@@ -96,13 +96,13 @@ function discountRows(page: CartPage): Html | string {
 export function cartBody(page: CartPage): Html {
   const root = websitePath(page.websiteId);
   const { items, subtotalMinor } = page.view;
-  const notices = html`${storeNotice(page.error)} ${storeNotice(page.info, 'info')}`;
+  const notices = html`${notice(page.error)} ${notice(page.info, 'info')}`;
   if (items.length === 0) {
     return html`${notices}
       <p>Your cart is empty.</p>
       <p><a href="${root}">Continue shopping</a></p>`;
   }
-  const csrf = csrfFieldFor(page.csrf);
+  const csrf = csrfInput(page.csrf);
   return html`${notices}
     <form id="cart-update" method="post" action="${root}/cart/lines">
       ${csrf}

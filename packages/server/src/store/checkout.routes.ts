@@ -2,8 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { websitePath } from '../catalog/store-urls.ts';
 import { findOrder } from '../commerce/orders.read.ts';
 import { NotFound } from '../errors.ts';
-import { field } from '../web/web-deps.ts';
-import type { Html } from '../web/html.ts';
+import type { Html } from '../pages/html.ts';
 import {
   cookieOptions,
   readCart,
@@ -23,6 +22,7 @@ import { priceStoreCart } from './checkout-pricing.ts';
 import { requireStoreCsrf } from './csrf.ts';
 import { storePage } from './layout.ts';
 import type { StoreDeps } from './store-deps.ts';
+import { field } from '../pages/forms.ts';
 
 /** A day: long enough to come back to the confirmation, short for a shared computer. */
 const RECEIPT_SECONDS = 24 * 3600;

@@ -1,15 +1,15 @@
 import { toMinorUnits, type Money } from '../catalog/money.ts';
 import { websitePath } from '../catalog/store-urls.ts';
 import type { OwnerOrder } from '../commerce/orders.read.ts';
-import { html, type Html } from '../web/html.ts';
+import { html, type Html } from '../pages/html.ts';
 import type { CartView } from './cart.service.ts';
 import { itemLabel } from './cart.views.ts';
 import { COUNTRIES, type CheckoutErrors, type CheckoutField, type CheckoutForm } from './checkout-form.ts';
-import { csrfFieldFor } from './csrf.ts';
-import { storeNotice } from './layout.ts';
 import { money } from './store-format.ts';
 import type { PricedCart } from '../discounts/discount-pricing.ts';
 import { promoMessage } from './checkout-pricing.ts';
+import { notice } from '../pages/notice.ts';
+import { csrfInput } from '../pages/forms.ts';
 
 /** The checkout form with the order's summary, and the confirmation of a placed order. */
 
@@ -197,20 +197,20 @@ function summary(page: CheckoutPage): Html {
 export function checkoutBody(page: CheckoutPage): Html {
   const root = websitePath(page.websiteId);
   const hasErrors = Object.keys(page.errors).length > 0;
-  return html`${storeNotice(page.message)}
-    ${hasErrors ? storeNotice('Some details need a fix: see the messages by the fields below.') : ''}
+  return html`${notice(page.message)}
+    ${hasErrors ? notice('Some details need a fix: see the messages by the fields below.') : ''}
     <h2>Your order</h2>
     ${summary(page)}
     <p><a href="${root}/cart">Change your cart</a></p>
     <form method="post" action="${root}/checkout" class="checkout promo">
-      ${csrfFieldFor(page.csrf)}
+      ${csrfInput(page.csrf)}
       <fieldset>
         <legend>Discount</legend>
         ${promoField(page)}
       </fieldset>
     </form>
     <form method="post" action="${root}/checkout" class="checkout">
-      ${csrfFieldFor(page.csrf)}
+      ${csrfInput(page.csrf)}
       <input type="hidden" name="attempt" value="${page.attempt}" />
       <input type="hidden" name="promoCode" value="${page.form.promoCode}" />
       <input type="hidden" name="shownTotal" value="${page.priced.totalMinor}" />

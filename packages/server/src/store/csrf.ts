@@ -2,7 +2,8 @@ import '@fastify/cookie';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Forbidden } from '../errors.ts';
-import { html, type Html } from '../web/html.ts';
+import type { Html } from '../pages/html.ts';
+import { csrfInput, presentedCsrf } from '../pages/forms.ts';
 
 /**
  * CSRF protection of the store's forms. Shoppers have no session, so each browser gets a random
@@ -10,8 +11,6 @@ import { html, type Html } from '../web/html.ts';
  * field: another site can make a browser post, but cannot read the token to put in the form.
  */
 export const STORE_COOKIE = 'emporium_store';
-/** The hidden field's name. */
-export const CSRF_FIELD = 'csrf';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** A year: the token guards forms only, it identifies nobody. */
 const COOKIE_SECONDS = 365 * 24 * 3600;
@@ -40,16 +39,12 @@ export function loadStoreCsrf(request: FastifyRequest, reply: FastifyReply, secu
 
 /** The hidden field every store form carries. */
 export function csrfField(request: FastifyRequest): Html {
-  return csrfFieldFor(request.storeCsrf);
-}
-
-export function csrfFieldFor(token: string): Html {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+  return csrfInput(request.storeCsrf);
 }
 
 /** True when the form's token is this browser's cookie token. */
 export function storeCsrfValid(request: FastifyRequest): boolean {
-  const presented = (request.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+  const presented = presentedCsrf(request);
   const cookie = request.cookies[STORE_COOKIE];
   if (typeof presented !== 'string' || !cookie || !TOKEN.test(cookie)) return false;
   const a = Buffer.from(presented);

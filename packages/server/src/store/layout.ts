@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { websitePath } from '../catalog/store-urls.ts';
-import { html, type Html } from '../web/html.ts';
+import { html, type Html } from '../pages/html.ts';
 
 /** The store a page belongs to; absent on a page for an address that names no store. */
 export interface StoreFrame {
@@ -55,12 +55,6 @@ export function storePage(
         <footer class="shop-foot"><p>Powered by Emporium</p></footer>
       </body>
     </html>`;
-}
-
-/** A message block; `role=alert` so screen readers announce an error. */
-export function storeNotice(message: string | undefined, kind: 'error' | 'info' = 'error'): Html {
-  if (!message) return html``;
-  return html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`;
 }
 
 /** Store pages carry this browser's CSRF token, so no shared cache may keep them. */

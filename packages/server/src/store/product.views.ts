@@ -2,8 +2,7 @@ import { sanitizeDescription } from '../catalog/description.ts';
 import { soldAsProductLine } from '../commerce/order-model.ts';
 import type { ProductRow, VariantRow } from '../catalog/products.mapper.ts';
 import { productPath, storePagePath, websitePath } from '../catalog/store-urls.ts';
-import { html, Html } from '../web/html.ts';
-import { csrfFieldFor } from './csrf.ts';
+import { html, Html } from '../pages/html.ts';
 import { storePage, type StoreFrame } from './layout.ts';
 import {
   available,
@@ -15,6 +14,7 @@ import {
   variantPrice,
   type Price,
 } from './store-format.ts';
+import { csrfInput } from '../pages/forms.ts';
 
 /**
  * Where the browser's CSRF token goes in a cached page: PostgreSQL text cannot hold a NUL, so no
@@ -93,7 +93,7 @@ function buyForm(websiteId: string, row: ProductRow): Html {
         </select></label
       >`;
   return html`<form class="buy" method="post" action="${websitePath(websiteId)}/cart">
-    ${csrfFieldFor(CSRF_SLOT)} ${chooser}
+    ${csrfInput(CSRF_SLOT)} ${chooser}
     <label
       >Quantity
       <input

@@ -1,7 +1,7 @@
 import { descriptionText } from '../catalog/description.ts';
 import { imageUrl, type ImageRow, type VariantRow } from '../catalog/products.mapper.ts';
 import { fromMinorUnits } from '../catalog/money.ts';
-import { html, type Html } from '../web/html.ts';
+import { html, type Html } from '../pages/html.ts';
 
 /** Pieces every store page shows a product with: prices, stock, images. */
 

@@ -5,10 +5,11 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { DomainError } from '../errors.ts';
 import { cartRoutes } from './cart.routes.ts';
 import { loadStoreCsrf } from './csrf.ts';
-import { sendStorePage, storeNotice, storePage } from './layout.ts';
+import { sendStorePage, storePage } from './layout.ts';
 import { registerStoreAssets } from './store-assets.ts';
 import { storeRoutes } from './store.routes.ts';
 import type { StoreDeps } from './store-deps.ts';
+import { notice } from '../pages/notice.ts';
 
 /** Form posts are a few fields (an address at most). */
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -64,7 +65,7 @@ function notFoundPage() {
   return storePage(
     undefined,
     'Page not found',
-    storeNotice('There is nothing at this address. The product may have been removed or hidden.', 'info'),
+    notice('There is nothing at this address. The product may have been removed or hidden.', 'info'),
   );
 }
 
@@ -80,5 +81,5 @@ export function storeErrorHandler(error: FastifyError, request: FastifyRequest, 
   if (status === 404) return sendStorePage(reply, 404, notFoundPage());
   const message = status >= 500 ? 'Something went wrong on our side. Try again shortly.' : error.message;
   const title = status === 403 ? 'Not allowed' : 'Something is wrong';
-  return sendStorePage(reply, status, storePage(undefined, title, storeNotice(message)));
+  return sendStorePage(reply, status, storePage(undefined, title, notice(message)));
 }

@@ -1,8 +1,8 @@
 import { selectProducts } from '../catalog/products.repo.ts';
 import type { ProductRow } from '../catalog/products.mapper.ts';
 import { NotFound, ValidationError } from '../errors.ts';
-import { html } from '../web/html.ts';
-import { storeNotice, storePage, type StoreFrame } from './layout.ts';
+import { html } from '../pages/html.ts';
+import { storePage, type StoreFrame } from './layout.ts';
 import { productCard, productPage, CSRF_SLOT } from './product.views.ts';
 import type { CutPage, StorePageCache } from './page-cache.ts';
 import {
@@ -16,6 +16,7 @@ import {
 import type { StoreDeps } from './store-deps.ts';
 import { storePagePath } from '../catalog/store-urls.ts';
 import { settledPage } from '../pagination/settled-page.ts';
+import { notice } from '../pages/notice.ts';
 
 /** Products a store page lists at a time: a grid of 2, 3 or 4 columns fills evenly. */
 export const STORE_PAGE_SIZE = 24;
@@ -123,7 +124,7 @@ function listPage(store: StoreFrame, page: StorePageLink, products: ProductRow[]
       ? html`<ul class="products">
           ${products.map((row) => productCard(store.websiteId, row))}
         </ul>`
-      : storeNotice(n > 1 ? 'There are no more products.' : 'Nothing here yet. Come back soon.', 'info')
+      : notice(n > 1 ? 'There are no more products.' : 'Nothing here yet. Come back soon.', 'info')
   }
   ${
     n > 1 || more
@@ -146,6 +147,6 @@ export async function storeFront(deps: ReadDeps, websiteId: string): Promise<str
           ${pages.map((p) => html`<li><a href="${storePagePath(websiteId, p.url_slug)}">${p.title}</a></li>`)}
         </ul>
       </nav>`
-    : storeNotice('This store has nothing on show yet.', 'info');
+    : notice('This store has nothing on show yet.', 'info');
   return storePage(store, store.title, body).value;
 }

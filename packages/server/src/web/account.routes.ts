@@ -3,10 +3,12 @@ import { recordAudit } from '../audit.ts';
 import { DomainError } from '../errors.ts';
 import { createOwner } from '../owner/owners.service.ts';
 import { hashPassword, verifyPassword } from '../owner/passwords.ts';
-import { html, type Html } from './html.ts';
-import { notice, page, sendPage } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { page, sendPage } from './layout.ts';
 import { requireCsrf } from './session.ts';
-import { field, internalPath, type WebDeps } from './web-deps.ts';
+import { internalPath, type WebDeps } from './web-deps.ts';
+import { notice } from '../pages/notice.ts';
+import { field } from '../pages/forms.ts';
 
 /** Compared against when the email is unknown, so both failures take as long (security GR-4). */
 let unknownOwnerHash: Promise<string> | undefined;

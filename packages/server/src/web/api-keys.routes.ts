@@ -4,10 +4,12 @@ import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth/scopes.ts';
 import { API_KEY_PERMISSIONS } from '../owner/api-key-scopes.ts';
 import { createApiKey, listApiKeys, revokeApiKeyById } from '../owner/api-keys.service.ts';
 import { requireCsrf } from './session.ts';
-import { html, type Html } from './html.ts';
-import { notice, page, sendPage, tableBox, when } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
-import { type Form, field, type WebDeps } from './web-deps.ts';
+import type { WebDeps } from './web-deps.ts';
+import { notice } from '../pages/notice.ts';
+import { type Form, field } from '../pages/forms.ts';
 
 const KEY_PERMISSIONS = Object.keys(API_KEY_PERMISSIONS);
 

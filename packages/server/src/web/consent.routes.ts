@@ -5,11 +5,13 @@ import { checkAuthorizeRequest, withParams, type AuthorizeQuery } from '../oauth
 import { issueCode } from '../oauth/codes.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
 import { requireCsrf } from './session.ts';
-import { html } from './html.ts';
-import { notice, page, sendPage } from './layout.ts';
+import { html } from '../pages/html.ts';
+import { page, sendPage } from './layout.ts';
 import { ownedWebsites, ownerOf } from './owner.ts';
 import { iconPath } from './developer-apps.routes.ts';
-import { field, type WebDeps } from './web-deps.ts';
+import type { WebDeps } from './web-deps.ts';
+import { notice } from '../pages/notice.ts';
+import { field } from '../pages/forms.ts';
 
 export const AUTHORIZE_PATH = '/api/1/login/oauth/provider/authorize';
 export const CONSENT_PATH = '/api/1/login/oauth/provider/consent';

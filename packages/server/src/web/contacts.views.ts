@@ -2,9 +2,10 @@ import { fromMinorUnits } from '../catalog/money.ts';
 import type { ContactOrderRow } from '../customers/contact-orders.repo.ts';
 import type { AddressBookEntryT, ContactAddressT, ContactT } from '../customers/contacts.schemas.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
-import { notice, tableBox, when } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { tableBox, when } from './layout.ts';
 import { money, PAYMENT_WORDS, STATUS_WORDS } from './orders.views.ts';
+import { notice } from '../pages/notice.ts';
 
 /** The owner's contact pages: the list with its search, and one contact with orders and addresses. */
 

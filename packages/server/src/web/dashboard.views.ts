@@ -1,7 +1,7 @@
 import { fromMinorUnits } from '../catalog/money.ts';
 import type { Dashboard } from '../commerce/dashboard.service.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../pages/html.ts';
 import { tableBox } from './layout.ts';
 
 /** A site's dashboard: products, orders to ship, and the last 30 days' revenue as a small chart. */

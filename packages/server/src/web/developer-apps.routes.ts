@@ -12,10 +12,11 @@ import {
 } from '../oauth/clients.service.ts';
 import type { OAuthClientsTable } from '../db/schema.ts';
 import { requireCsrf } from './session.ts';
-import { html, type Html } from './html.ts';
-import { notice, page, sendPage } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { page, sendPage } from './layout.ts';
 import { ownerOf } from './owner.ts';
 import type { WebDeps } from './web-deps.ts';
+import { notice } from '../pages/notice.ts';
 
 /** Where an app's icon is served: public, as the consent page shows it to any owner. */
 export const iconPath = (clientId: string) => `/apps/${clientId}/icon`;

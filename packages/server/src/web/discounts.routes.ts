@@ -16,7 +16,8 @@ import { ownedWebsite, ownerOf } from './owner.ts';
 import type { FormError, Values } from './product-form.ts';
 import { valuesOf } from './product-form.ts';
 import { requireCsrf } from './session.ts';
-import { field, type WebDeps } from './web-deps.ts';
+import type { WebDeps } from './web-deps.ts';
+import { field } from '../pages/forms.ts';
 
 const DONE: Record<string, string> = {
   created: 'Discount created.',

@@ -1,17 +1,11 @@
 import type { DiscountT } from '../discounts/discounts.schemas.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
-import { notice, tableBox } from './layout.ts';
-import {
-  checkbox,
-  csrfField,
-  formNotice,
-  select,
-  stateOf,
-  textField,
-  type FormState,
-} from './product-fields.ts';
+import { html, type Html } from '../pages/html.ts';
+import { tableBox } from './layout.ts';
+import { checkbox, formNotice, select, stateOf, textField, type FormState } from './product-fields.ts';
 import type { FormError, Values } from './product-form.ts';
+import { notice } from '../pages/notice.ts';
+import { csrfInput } from '../pages/forms.ts';
 
 /** The owner's discount pages: the list, the create and edit form, and the delete confirmation. */
 
@@ -58,7 +52,7 @@ export function discountsListBody(
         <td>${d.numberOfUses}${d.isLimitedUses ? ` of ${d.maxUsesAllowed}` : ''}</td>
         <td>
           <form method="post" action="${base}/${d.id}/${d.status === 'EXPIRED' ? 'enable' : 'disable'}">
-            ${csrfField(csrf)}<button aria-label="${d.status === 'EXPIRED' ? 'Enable' : 'Disable'} ${d.name}">
+            ${csrfInput(csrf)}<button aria-label="${d.status === 'EXPIRED' ? 'Enable' : 'Disable'} ${d.name}">
               ${d.status === 'EXPIRED' ? 'Enable' : 'Disable'}
             </button>
           </form>
@@ -110,7 +104,7 @@ export function discountFormBody(
   const cur = site.currency;
   return html`<p><a href="/sites/${site.id}/discounts">All discounts of ${site.title}</a></p>
     <form method="post" action="${view.action}" novalidate>
-      ${csrfField(view.csrf)} ${formNotice(s)} ${textField(s, 'name', 'Name', { required: true })}
+      ${csrfInput(view.csrf)} ${formNotice(s)} ${textField(s, 'name', 'Name', { required: true })}
       ${fieldset(
         'How it applies',
         html`${select(s, 'trigger', 'Trigger', TRIGGERS)}
@@ -152,7 +146,7 @@ export function deleteBody(site: WebsitesTable, d: DiscountT, csrf: string): Htm
       Delete the discount “${d.name}”? Apps and shoppers will no longer find it; this cannot be undone.
     </p>
     <form method="post" action="${base}/${d.id}/delete">
-      ${csrfField(csrf)}<input type="hidden" name="confirm" value="yes" />
+      ${csrfInput(csrf)}<input type="hidden" name="confirm" value="yes" />
       <button>Yes, delete “${d.name}”</button>
     </form>
     <p><a href="${base}">No, keep it</a></p>`;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { NotFound } from '../errors.ts';
 import { withParams } from '../oauth/authorize.ts';
 import { iconPath } from './developer-apps.routes.ts';
-import { html } from './html.ts';
+import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import type { WebDeps } from './web-deps.ts';

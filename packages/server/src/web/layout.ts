@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../pages/html.ts';
 
 export interface PageContext {
   /** The signed-in owner's email, for the header; absent on the sign-in pages. */
@@ -56,12 +56,6 @@ export function page(title: string, body: Html, context: PageContext = {}): Html
  */
 export function tableBox(label: string, table: Html): Html {
   return html`<div class="scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
-}
-
-/** A message block; `role=alert` so screen readers announce a form's error. */
-export function notice(message: string | undefined, kind: 'error' | 'info' = 'error'): Html {
-  if (!message) return html``;
-  return html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`;
 }
 
 export function sendPage(reply: FastifyReply, status: number, body: Html) {

@@ -1,7 +1,7 @@
 import type { OwnerOrder } from '../commerce/orders.read.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
-import { notice } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { notice } from '../pages/notice.ts';
 
 /** What the owner can do with an order from its page: ship it (fulfill) or cancel it. */
 

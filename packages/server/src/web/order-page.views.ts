@@ -2,10 +2,11 @@ import type { Money } from '../catalog/money.ts';
 import type { OwnerOrder } from '../commerce/orders.read.ts';
 import type { AddressJson } from '../commerce/order-model.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
-import { notice, tableBox, when } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { tableBox, when } from './layout.ts';
 import { orderActions, type FulfillForm, type FormError } from './order-actions.views.ts';
 import { money, PAYMENT_WORDS, STATUS_WORDS } from './orders.views.ts';
+import { notice } from '../pages/notice.ts';
 
 /** An order's page for its owner: lines, totals, addresses, shipments, and what can be done. */
 

@@ -10,7 +10,8 @@ import { orderBody, type Done } from './order-page.views.ts';
 import { ordersListBody, type ListFilters } from './orders.views.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import { requireCsrf } from './session.ts';
-import { field, type WebDeps } from './web-deps.ts';
+import type { WebDeps } from './web-deps.ts';
+import { field } from '../pages/forms.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DONE: Done[] = ['fulfilled', 'canceled', 'restocked'];

@@ -1,8 +1,9 @@
 import type { Money } from '../catalog/money.ts';
 import type { OwnerOrder, PlacedQuery } from '../commerce/orders.read.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
-import { notice, tableBox, when } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { tableBox, when } from './layout.ts';
+import { notice } from '../pages/notice.ts';
 
 /** The owner's order list: its filters, a page of orders, and the links to the next pages. */
 

@@ -1,7 +1,7 @@
 import { hasAttributes, STOCKED, type ProductType } from '../catalog/product-types.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
-import { checkbox, csrfField, formNotice, select, stateOf, textArea, textField } from './product-fields.ts';
+import { html, type Html } from '../pages/html.ts';
+import { checkbox, formNotice, select, stateOf, textArea, textField } from './product-fields.ts';
 import type { FormError } from './product-form.ts';
 import {
   priceFields,
@@ -11,6 +11,7 @@ import {
   type ShownProduct,
   type ShownVariant,
 } from './products.views.ts';
+import { csrfInput } from '../pages/forms.ts';
 
 /**
  * A product's page for its owner: one form per change (the details, each variant, its stock,
@@ -62,7 +63,7 @@ function detailsForm(base: string, product: ShownProduct, view: EditView): Html 
   );
   const type = product.type as ProductType;
   return html`<form class="stack" method="post" action="${base}" novalidate aria-labelledby="details">
-    ${csrfField(view.csrf)} ${formNotice(state)}
+    ${csrfInput(view.csrf)} ${formNotice(state)}
     <p class="meta">Type: ${TYPE_WORDS[type] ?? type} · <a href="${product.url}">${product.url}</a></p>
     ${textField(state, 'name', 'Name', { required: true })}
     ${textArea(state, 'description', 'Description', 'HTML; scripts and event handlers are removed')}
@@ -101,7 +102,7 @@ function variantCard(base: string, product: ShownProduct, variant: ShownVariant,
   return html`<section class="card" aria-labelledby="${headingId}">
     <h3 id="${headingId}">${title}</h3>
     <form class="stack" method="post" action="${url}" novalidate aria-label="Variant ${variant.sku}">
-      ${csrfField(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
+      ${csrfInput(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
       ${priceFields(state, '', product.type === 'GIFT_CARD')} ${attributeFields(state, names)}
       <div class="actions"><button>Save variant</button></div>
     </form>
@@ -114,7 +115,7 @@ function variantCard(base: string, product: ShownProduct, variant: ShownVariant,
             novalidate
             aria-label="Stock of ${variant.sku}"
           >
-            ${csrfField(view.csrf)}<input type="hidden" name="key" value="${stock.values.key}" />
+            ${csrfInput(view.csrf)}<input type="hidden" name="key" value="${stock.values.key}" />
             ${formNotice(stock)}
             <p>
               In stock: <strong>${variant.stock.unlimited ? 'unlimited' : variant.stock.quantity}</strong>
@@ -131,7 +132,7 @@ function variantCard(base: string, product: ShownProduct, variant: ShownVariant,
         : ''
     }
     <form method="post" action="${url}/delete">
-      ${csrfField(view.csrf)}
+      ${csrfInput(view.csrf)}
       <button class="danger" aria-label="Remove variant ${variant.sku}">Remove variant</button>
     </form>
   </section>`;
@@ -147,7 +148,7 @@ function newVariantForm(base: string, product: ShownProduct, view: EditView): Ht
     novalidate
     aria-labelledby="add-variant"
   >
-    ${csrfField(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
+    ${csrfInput(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
     ${priceFields(state, '', product.type === 'GIFT_CARD')}
     ${STOCKED.includes(product.type as ProductType) ? stockFields(state, '') : ''}
     ${attributeFields(state, names)}
@@ -163,17 +164,17 @@ function imageItem(base: string, product: ShownProduct, index: number, view: Edi
   return html`<li class="card image-item">
     ${thumbnail(image)}
     <form class="stack" method="post" action="${url}" novalidate aria-label="Alt text of image ${index + 1}">
-      ${csrfField(view.csrf)} ${formNotice(state)}
+      ${csrfInput(view.csrf)} ${formNotice(state)}
       ${textField(state, 'altText', `Alt text of image ${index + 1}`, { hint: 'what the image shows, for people who cannot see it' })}
       <div class="actions"><button class="secondary">Save alt text</button></div>
     </form>
     <form class="actions" method="post" action="${url}/move">
-      ${csrfField(view.csrf)}
+      ${csrfInput(view.csrf)}
       ${index > 0 ? html`<button class="secondary" name="direction" value="up" aria-label="Move image ${index + 1} up">Move up</button>` : ''}
       ${last ? '' : html`<button class="secondary" name="direction" value="down" aria-label="Move image ${index + 1} down">Move down</button>`}
     </form>
     <form method="post" action="${url}/delete">
-      ${csrfField(view.csrf)}
+      ${csrfInput(view.csrf)}
       <button class="danger" aria-label="Delete image ${index + 1}">Delete image</button>
     </form>
   </li>`;
@@ -189,7 +190,7 @@ function uploadForm(base: string, view: EditView): Html {
     enctype="multipart/form-data"
     aria-labelledby="add-images"
   >
-    ${csrfField(view.csrf)} ${formNotice(state)}
+    ${csrfInput(view.csrf)} ${formNotice(state)}
     <div class="field">
       <label for="upload-files">Image files</label>
       <input

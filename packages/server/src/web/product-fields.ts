@@ -1,4 +1,4 @@
-import { html, type Html } from './html.ts';
+import { html, type Html } from '../pages/html.ts';
 import type { FormError } from './product-form.ts';
 
 /**
@@ -110,6 +110,3 @@ export function select(
     ${d.after}
   </div>`;
 }
-
-/** The hidden CSRF field every form starts with. */
-export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}" />`;

@@ -7,7 +7,7 @@ import type { ProductInput, VariantInput } from '../catalog/new-product.ts';
 import type { PricingInputT } from '../catalog/products.schemas.ts';
 import { ValidationError } from '../errors.ts';
 import { validationMessage } from '../http/validation-message.ts';
-import type { Form } from './web-deps.ts';
+import type { Form } from '../pages/forms.ts';
 
 /**
  * The owner's product forms turned into the API's inputs. The API's own request schemas check

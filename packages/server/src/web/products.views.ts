@@ -1,17 +1,10 @@
 import type { Money } from '../catalog/money.ts';
 import type { WebsitesTable } from '../db/schema.ts';
-import { html, type Html } from './html.ts';
-import {
-  checkbox,
-  csrfField,
-  formNotice,
-  select,
-  textArea,
-  textField,
-  type FormState,
-} from './product-fields.ts';
+import { html, type Html } from '../pages/html.ts';
+import { checkbox, formNotice, select, textArea, textField, type FormState } from './product-fields.ts';
 import { PRODUCT_TYPES } from '../catalog/product-types.ts';
 import { rowCount } from './product-form.ts';
+import { csrfInput } from '../pages/forms.ts';
 
 /** The owner's product grid, the new-product form and the delete confirmation. */
 
@@ -170,7 +163,7 @@ export function newProductBody(
   const types = PRODUCT_TYPES.map((t) => ({ value: t, label: TYPE_WORDS[t]! }));
   const pages = view.storePages.map((p) => ({ value: p.id, label: p.title }));
   return html`<form class="stack" method="post" action="/sites/${site.id}/products" novalidate>
-    ${csrfField(view.csrf)}<input type="hidden" name="rows" value="${rows}" /> ${formNotice(state)}
+    ${csrfInput(view.csrf)}<input type="hidden" name="rows" value="${rows}" /> ${formNotice(state)}
     ${select(state, 'type', 'Type', types)} ${select(state, 'storePageId', 'Store page', pages)}
     ${textField(state, 'name', 'Name', { required: true })}
     ${textArea(state, 'description', 'Description', 'HTML; scripts and event handlers are removed')}
@@ -208,7 +201,7 @@ export function deleteBody(site: WebsitesTable, product: ShownProduct, csrf: str
       cannot be undone.
     </p>
     <form class="actions" method="post" action="${url}/delete">
-      ${csrfField(csrf)}
+      ${csrfInput(csrf)}
       <button class="danger">Delete the product</button>
       <a href="${url}">Keep it</a>
     </form>`;

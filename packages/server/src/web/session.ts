@@ -5,6 +5,7 @@ import { Forbidden } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { digest, secretsEqual } from '../secrets.ts';
+import { presentedCsrf } from '../pages/forms.ts';
 
 export const SESSION_COOKIE = 'emporium_session';
 const SESSION_MS = 14 * 24 * 3600_000;
@@ -106,8 +107,7 @@ export class Sessions {
 
 /** A form post whose CSRF token is not this browser's: refused, nothing done (security GR-2). */
 export function requireCsrf(deps: { sessions: Sessions }, request: FastifyRequest): void {
-  const presented = (request.body as Record<string, unknown> | undefined)?.csrf;
-  if (!deps.sessions.csrfValid(request.browser, presented)) {
+  if (!deps.sessions.csrfValid(request.browser, presentedCsrf(request))) {
     throw new Forbidden(
       'This form has expired or was not sent from this page. Go back, reload it and try again.',
     );

@@ -8,10 +8,12 @@ import { siteDashboard } from '../commerce/dashboard.service.ts';
 import { createWebsite } from '../owner/websites.service.ts';
 import { dashboardBody } from './dashboard.views.ts';
 import { requireCsrf } from './session.ts';
-import { html, type Html } from './html.ts';
-import { notice, page, sendPage, tableBox, when } from './layout.ts';
+import { html, type Html } from '../pages/html.ts';
+import { page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownedWebsites, ownerOf } from './owner.ts';
-import { field, type WebDeps } from './web-deps.ts';
+import type { WebDeps } from './web-deps.ts';
+import { notice } from '../pages/notice.ts';
+import { field } from '../pages/forms.ts';
 
 const AUDIT_WORDS: Record<string, string> = {
   grant: 'An app was allowed',

@@ -26,15 +26,6 @@ export interface WebDeps {
   commerce: OrderDeps & Pick<ApiDeps, 'storage' | 'cursors'>;
 }
 
-/** Form fields as @fastify/formbody parses them: a repeated field is a list. */
-export type Form = Record<string, string | string[] | undefined>;
-
-/** A single text field of a form; a repeated or missing one is empty. */
-export function field(form: unknown, name: string): string {
-  const value = (form as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
 /** Any origin will do: a path resolved against it stays on this service whatever its address. */
 const OWN_ORIGIN = 'http://emporium.invalid';
 

@@ -13,8 +13,8 @@ import { contactsRoutes } from './contacts.routes.ts';
 import { discountsRoutes } from './discounts.routes.ts';
 import { developerAppsRoutes, registerIconRoute } from './developer-apps.routes.ts';
 import { extensionsRoutes } from './extensions.routes.ts';
-import { html } from './html.ts';
-import { notice, page, sendPage } from './layout.ts';
+import { html } from '../pages/html.ts';
+import { page, sendPage } from './layout.ts';
 import { ordersRoutes } from './orders.routes.ts';
 import { SignInRequired } from './owner.ts';
 import { productsRoutes } from './products.routes.ts';
@@ -22,6 +22,7 @@ import { Sessions, type SessionDeps } from './session.ts';
 import { sitesRoutes } from './sites.routes.ts';
 import { webhooksRoutes } from './webhooks.routes.ts';
 import type { WebDeps } from './web-deps.ts';
+import { notice } from '../pages/notice.ts';
 
 /** Form posts are a few fields. */
 const FORM_BODY_LIMIT = 64 * 1024;

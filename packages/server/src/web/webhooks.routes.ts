@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { resendDelivery, siteSubscriptions, type DeliveryView } from '../webhooks/deliveries.service.ts';
-import { html } from './html.ts';
+import { html } from '../pages/html.ts';
 import { page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import { requireCsrf } from './session.ts';
