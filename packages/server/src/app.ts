@@ -41,7 +41,7 @@ import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-key
 import { websiteRoutes } from './owner/website.routes.ts';
 import { storefront } from './store/store.plugin.ts';
 import { metricsRoutes, registerRequestMetrics } from './metrics/metrics.routes.ts';
-import { ownerWeb } from './web/web.plugin.ts';
+import { adminPages } from './admin/admin.plugin.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -149,7 +149,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     return undefined;
   };
 
-  await app.register(ownerWeb, {
+  await app.register(adminPages, {
     deps: {
       db: deps.db,
       clock: deps.clock,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '../src/oauth/clients.service.ts';
-import { AUTHORIZE_PATH, CONSENT_PATH } from '../src/web/consent.routes.ts';
+import { AUTHORIZE_PATH, CONSENT_PATH } from '../src/admin/consent.routes.ts';
 import { DEFAULT_SIGN_IN_PER_MINUTE as SIGN_IN_PER_MINUTE } from '../src/config.ts';
 import { redirectParams, TestBrowser } from './helpers/browser.ts';
 import {

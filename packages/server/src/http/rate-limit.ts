@@ -111,7 +111,7 @@ function seconds(ms: number): number {
  * credential's) and before those registered after it (the scope check): a refused call counts.
  * A callback rather than async: counted in the process, a request is not held for a promise.
  *
- * The owner's sign-in and consent forms keep @fastify/rate-limit (web/web.plugin.ts): limits of
+ * The owner's sign-in and consent forms keep @fastify/rate-limit (admin/admin.plugin.ts): limits of
  * their own per route, by client address with IPv6 addresses grouped by network.
  */
 export function registerRateLimit(

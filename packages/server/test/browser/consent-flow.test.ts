@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { freePort } from '../../src/net.ts';
 import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
-import { AUTHORIZE_PATH } from '../../src/web/consent.routes.ts';
+import { AUTHORIZE_PATH } from '../../src/admin/consent.routes.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { testApp, type TestContext } from '../helpers/test-app.ts';
 

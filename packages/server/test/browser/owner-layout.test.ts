@@ -15,7 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createOrder } from '../../src/commerce/orders.service.ts';
 import { freePort } from '../../src/net.ts';
 import { createClient } from '../../src/oauth/clients.service.ts';
-import { AUTHORIZE_PATH } from '../../src/web/consent.routes.ts';
+import { AUTHORIZE_PATH } from '../../src/admin/consent.routes.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { createDiscount } from '../helpers/checkout-discounts.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';

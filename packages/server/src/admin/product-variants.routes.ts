@@ -10,7 +10,7 @@ import { checkSchema, pricingOf, stockOf, valuesOf, type Values } from './produc
 import { changeOrShow, ownedSite, shownProduct } from './product-page.ts';
 import type { ShownProduct } from './products.views.ts';
 import { requireCsrf } from './session.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 
 /** A variant form's SKU, price and option values (`attr0`, `attr1`, ... in the product's order). */
 function variantFields(values: Values, product: ShownProduct, currency: string) {
@@ -49,7 +49,7 @@ function adjustment(values: Values, variantId: string): AdjustmentsInput {
  * A product's variants on its page: add one, change one, remove one, adjust its stock. Each is
  * the service call of the API's variant and inventory endpoints.
  */
-export const productVariantsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminProductVariantsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   const target = async (request: FastifyRequest) => {
     const { site, owner } = await ownedSite(deps, request);
     requireCsrf(deps, request);

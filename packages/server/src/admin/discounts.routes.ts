@@ -16,7 +16,7 @@ import { ownedWebsite, ownerOf } from './owner.ts';
 import type { FormError, Values } from './product-form.ts';
 import { valuesOf } from './product-form.ts';
 import { requireCsrf } from './session.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { field } from '../pages/forms.ts';
 
 const DONE: Record<string, string> = {
@@ -36,7 +36,7 @@ const LIST_LIMIT = '1000';
  * discounts service the API uses, so the same rules, limits and errors apply (platform-surface 2.7).
  * Disabling ends the discount now (validTo), which an app reads as status EXPIRED (README).
  */
-export const discountsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminDiscountsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   async function site(request: FastifyRequest, post = false) {
     const owner = ownerOf(request);
     if (post) requireCsrf(deps, request);

@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from '../owner/passwords.ts';
 import { html, type Html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { requireCsrf } from './session.ts';
-import { internalPath, type WebDeps } from './web-deps.ts';
+import { internalPath, type AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 import { field } from '../pages/forms.ts';
 
@@ -69,7 +69,7 @@ function accountForm(
     }`;
 }
 
-export const accountRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminAccountRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   const limited = { rateLimit: { max: deps.signInPerMinute, timeWindow: 60_000 } };
   app.get('/login', async (request, reply) => {
     const next = internalPath(String((request.query as Record<string, unknown>).next ?? ''));

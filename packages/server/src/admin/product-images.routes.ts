@@ -14,7 +14,7 @@ import { checkSchema, valuesOf } from './product-form.ts';
 import { changeOrShow, ownedSite, savedRedirect, sendEditPage, shownProduct } from './product-page.ts';
 import { registerUploadScript } from './product-upload.script.ts';
 import { requireCsrf } from './session.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 
 const MAX_FILE_BYTES = MAX_UPLOAD_MB * 1024 * 1024;
 /** Files one upload form may carry. */
@@ -50,7 +50,7 @@ function uploadError(error: unknown): DomainError {
  * A product's images on its page: upload (one or more files, through the API's upload service
  * each), alt text, order, deletion.
  */
-export const productImagesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminProductImagesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   await app.register(multipart);
   registerUploadScript(app);
 

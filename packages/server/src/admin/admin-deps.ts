@@ -9,7 +9,7 @@ import type { ClientCache } from '../oauth/client-cache.ts';
 import type { Sessions } from './session.ts';
 
 /** What the owner pages' routes receive. */
-export interface WebDeps {
+export interface AdminDeps {
   db: Db;
   clock: Clock;
   ids: Ids;

@@ -15,7 +15,7 @@ import { requireCsrf } from './session.ts';
 import { html, type Html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { ownerOf } from './owner.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 
 /** Where an app's icon is served: public, as the consent page shows it to any owner. */
@@ -102,7 +102,7 @@ function secretShown(clientId: string, secret: string): Html {
 }
 
 /** Developer apps: any owner registers OAuth clients, edits them and rotates their secrets. */
-export const developerAppsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminDeveloperAppsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   await app.register(multipart, {
     limits: { fileSize: MAX_ICON_BYTES, files: 1, fields: 10, fieldSize: 20_000, parts: 11 },
   });

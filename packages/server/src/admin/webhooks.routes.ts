@@ -4,7 +4,7 @@ import { html } from '../pages/html.ts';
 import { page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import { requireCsrf } from './session.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 
 const STATUS_WORDS: Record<DeliveryView['status'], string> = {
   PENDING: 'Waiting to be sent',
@@ -20,7 +20,7 @@ function outcome(delivery: DeliveryView): string {
 }
 
 /** /sites/:websiteId/webhooks: what each app subscribed to, and how its notifications went. */
-export const webhooksRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminWebhooksRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   app.get('/sites/:websiteId/webhooks', async (request, reply) => {
     const owner = ownerOf(request);
     const { websiteId } = request.params as { websiteId: string };

@@ -10,7 +10,7 @@ import { orderBody, type Done } from './order-page.views.ts';
 import { ordersListBody, type ListFilters } from './orders.views.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
 import { requireCsrf } from './session.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { field } from '../pages/forms.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -26,7 +26,7 @@ function param(request: FastifyRequest, name: string): string {
  * /sites/:websiteId/orders: the site's orders for its owner, an order, and its fulfill and cancel
  * forms, which go through the services the API's fulfillments use (so the same `order.update`).
  */
-export const ordersRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   app.get('/sites/:websiteId/orders', async (request, reply) => {
     const owner = ownerOf(request);
     const { websiteId } = request.params as { websiteId: string };

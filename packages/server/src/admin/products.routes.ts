@@ -25,7 +25,7 @@ import {
   type FormError,
   type Values,
 } from './product-form.ts';
-import { productImagesRoutes } from './product-images.routes.ts';
+import { adminProductImagesRoutes } from './product-images.routes.ts';
 import {
   apiFor,
   changeOrShow,
@@ -36,10 +36,10 @@ import {
   sendEditPage,
   shownProduct,
 } from './product-page.ts';
-import { productVariantsRoutes } from './product-variants.routes.ts';
+import { adminProductVariantsRoutes } from './product-variants.routes.ts';
 import { deleteBody, gridBody, newProductBody, type ShownProduct } from './products.views.ts';
 import { requireCsrf } from './session.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 
 /** The URL the API's product list answers at, whose cached pages these share. */
 const LIST_URL = '/v2/commerce/products';
@@ -72,7 +72,7 @@ function detailsChanges(values: Values, product: ShownProduct, currency: string)
  * its variants, a product's page and its deletion. Every change is a call of the services the
  * API's routes call, so the same rules hold and the same webhooks fire.
  */
-export const productsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminProductsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   const newForm = async (request: FastifyRequest, site: WebsitesTable, values: Values, error?: FormError) => {
     const storePages = await listStorePages(deps.db, site.id, undefined, 100);
     const current = { type: 'PHYSICAL', storePageId: storePages[0]?.id ?? '', ...values };
@@ -178,6 +178,6 @@ export const productsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app,
     return reply.redirect(`/sites/${site.id}/products?deleted=1`, 303);
   });
 
-  await app.register(productVariantsRoutes, { deps });
-  await app.register(productImagesRoutes, { deps });
+  await app.register(adminProductVariantsRoutes, { deps });
+  await app.register(adminProductImagesRoutes, { deps });
 };

@@ -9,7 +9,7 @@ import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { ownedWebsites, ownerOf } from './owner.ts';
 import { iconPath } from './developer-apps.routes.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 import { field } from '../pages/forms.ts';
 
@@ -21,7 +21,7 @@ const REQUEST_MS = 10 * 60_000;
 const GONE =
   'This request to connect an app has expired or was already answered. Go back to the app and start again.';
 
-export const consentRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminConsentRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   /** An unanswered, unexpired request; claimed by the first owner who opens it (AZ-8). */
   async function pendingRequest(requestId: string, ownerId: string) {
     const now = deps.clock.now();

@@ -8,7 +8,7 @@ import { editBody, type EditView } from './product-edit.views.ts';
 import { formError, valuesOf, type FormError } from './product-form.ts';
 import type { ShownProduct } from './products.views.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 
 /** What the product pages share: who is asking, the product as the API shows it, its page. */
 
@@ -20,7 +20,7 @@ const PRODUCT_PAGE_CSP =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;object-src 'none';base-uri 'none';frame-ancestors 'none'";
 
 /** The signed-in owner and their website named in the path; another owner's is a 404. */
-export async function ownedSite(deps: WebDeps, request: FastifyRequest) {
+export async function ownedSite(deps: AdminDeps, request: FastifyRequest) {
   const owner = ownerOf(request);
   const { websiteId } = request.params as { websiteId: string };
   const site = await ownedWebsite(deps.db, owner.id, websiteId);
@@ -37,7 +37,7 @@ export function apiFor(type: string): ApiVersion {
 
 /** The product as the v2 API answers it, from the same cached documents. */
 export async function shownProduct(
-  deps: WebDeps,
+  deps: AdminDeps,
   websiteId: string,
   productId: string,
 ): Promise<ShownProduct> {
@@ -70,7 +70,7 @@ export function savedNotice(request: FastifyRequest): string | undefined {
 
 /** The product's page, with a refused form shown again or a notice of what was saved. */
 export async function sendEditPage(
-  deps: WebDeps,
+  deps: AdminDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   site: WebsitesTable,
@@ -94,7 +94,7 @@ export function refusal(error: unknown): DomainError {
 
 /** Runs one change of a product form; a refusal shows the page again with the form as sent. */
 export async function changeOrShow(
-  deps: WebDeps,
+  deps: AdminDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   form: { site: WebsitesTable; productId: string; key: string },

@@ -5,23 +5,23 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
 import { DomainError, RateLimited } from '../errors.ts';
-import { accountRoutes } from './account.routes.ts';
-import { apiKeysRoutes } from './api-keys.routes.ts';
+import { adminAccountRoutes } from './account.routes.ts';
+import { adminApiKeysRoutes } from './api-keys.routes.ts';
 import { registerAssets } from './assets.ts';
-import { consentRoutes } from './consent.routes.ts';
-import { contactsRoutes } from './contacts.routes.ts';
-import { discountsRoutes } from './discounts.routes.ts';
-import { developerAppsRoutes, registerIconRoute } from './developer-apps.routes.ts';
-import { extensionsRoutes } from './extensions.routes.ts';
+import { adminConsentRoutes } from './consent.routes.ts';
+import { adminContactsRoutes } from './contacts.routes.ts';
+import { adminDiscountsRoutes } from './discounts.routes.ts';
+import { adminDeveloperAppsRoutes, registerIconRoute } from './developer-apps.routes.ts';
+import { adminExtensionsRoutes } from './extensions.routes.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
-import { ordersRoutes } from './orders.routes.ts';
+import { adminOrdersRoutes } from './orders.routes.ts';
 import { SignInRequired } from './owner.ts';
-import { productsRoutes } from './products.routes.ts';
+import { adminProductsRoutes } from './products.routes.ts';
 import { Sessions, type SessionDeps } from './session.ts';
-import { sitesRoutes } from './sites.routes.ts';
-import { webhooksRoutes } from './webhooks.routes.ts';
-import type { WebDeps } from './web-deps.ts';
+import { adminSitesRoutes } from './sites.routes.ts';
+import { adminWebhooksRoutes } from './webhooks.routes.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 
 /** Form posts are a few fields. */
@@ -32,8 +32,8 @@ const FORM_BODY_LIMIT = 64 * 1024;
  * stylesheet from this origin. Every response: no caching, no framing, no referrer
  * (security AZ-7); every form: the browser's CSRF token (GR-2).
  */
-export const ownerWeb: FastifyPluginAsync<{
-  deps: Omit<WebDeps, 'sessions' | 'signInPerMinute'> & Omit<SessionDeps, 'db' | 'clock'>;
+export const adminPages: FastifyPluginAsync<{
+  deps: Omit<AdminDeps, 'sessions' | 'signInPerMinute'> & Omit<SessionDeps, 'db' | 'clock'>;
   signInPerMinute: number;
   redis?: Redis;
 }> = async (app, { deps, signInPerMinute, redis }) => {
@@ -41,7 +41,7 @@ export const ownerWeb: FastifyPluginAsync<{
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });
-  const webDeps: WebDeps = { ...deps, sessions: new Sessions(deps), signInPerMinute };
+  const adminDeps: AdminDeps = { ...deps, sessions: new Sessions(deps), signInPerMinute };
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   await app.register(helmet, {
@@ -104,18 +104,18 @@ export const ownerWeb: FastifyPluginAsync<{
   await app.register(async (pages) => {
     pages.addHook('preHandler', async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      request.browser = await webDeps.sessions.load(request, reply);
+      request.browser = await adminDeps.sessions.load(request, reply);
     });
-    await pages.register(accountRoutes, { deps: webDeps });
-    await pages.register(sitesRoutes, { deps: webDeps });
-    await pages.register(ordersRoutes, { deps: webDeps });
-    await pages.register(productsRoutes, { deps: webDeps });
-    await pages.register(contactsRoutes, { deps: webDeps });
-    await pages.register(discountsRoutes, { deps: webDeps });
-    await pages.register(webhooksRoutes, { deps: webDeps });
-    await pages.register(apiKeysRoutes, { deps: webDeps });
-    await pages.register(developerAppsRoutes, { deps: webDeps });
-    await pages.register(extensionsRoutes, { deps: webDeps });
-    await pages.register(consentRoutes, { deps: webDeps });
+    await pages.register(adminAccountRoutes, { deps: adminDeps });
+    await pages.register(adminSitesRoutes, { deps: adminDeps });
+    await pages.register(adminOrdersRoutes, { deps: adminDeps });
+    await pages.register(adminProductsRoutes, { deps: adminDeps });
+    await pages.register(adminContactsRoutes, { deps: adminDeps });
+    await pages.register(adminDiscountsRoutes, { deps: adminDeps });
+    await pages.register(adminWebhooksRoutes, { deps: adminDeps });
+    await pages.register(adminApiKeysRoutes, { deps: adminDeps });
+    await pages.register(adminDeveloperAppsRoutes, { deps: adminDeps });
+    await pages.register(adminExtensionsRoutes, { deps: adminDeps });
+    await pages.register(adminConsentRoutes, { deps: adminDeps });
   });
 };

@@ -8,7 +8,7 @@ import { ValidationError } from '../errors.ts';
 import { contactBody, contactsListBody } from './contacts.views.ts';
 import { page, sendPage } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 
 const PAGE_SIZE = 50;
 /** The addresses a contact's page shows; a book rarely holds more. */
@@ -23,7 +23,7 @@ function param(request: FastifyRequest, name: string): string {
  * /sites/:websiteId/contacts: the site's contacts for its owner, searched as the API's
  * `POST /v1/contacts/query` searchString searches (platform-surface 2.6.3), and one contact.
  */
-export const contactsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminContactsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   app.get('/sites/:websiteId/contacts', async (request, reply) => {
     const owner = ownerOf(request);
     const { websiteId } = request.params as { websiteId: string };

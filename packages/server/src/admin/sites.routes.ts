@@ -11,7 +11,7 @@ import { requireCsrf } from './session.ts';
 import { html, type Html } from '../pages/html.ts';
 import { page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownedWebsites, ownerOf } from './owner.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 import { field } from '../pages/forms.ts';
 
@@ -44,7 +44,7 @@ function newSiteForm(csrf: string, error?: string): Html {
     </form>`;
 }
 
-export const sitesRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   app.get('/', async (_request, reply) => reply.redirect('/sites', 303));
 
   app.get('/sites', async (request, reply) => {

@@ -5,14 +5,14 @@ import { iconPath } from './developer-apps.routes.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 
 /**
  * Extensions: partner apps (clients with an initiate URL), which an owner connects from a site.
  * Connect sends the owner to the app's initiate URL with `website_id`, and the app starts the
  * authorization for that site (spec: website_id).
  */
-export const extensionsRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminExtensionsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   const partners = () =>
     deps.db
       .selectFrom('oauth_clients')

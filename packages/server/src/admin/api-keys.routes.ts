@@ -7,7 +7,7 @@ import { requireCsrf } from './session.ts';
 import { html, type Html } from '../pages/html.ts';
 import { page, sendPage, tableBox, when } from './layout.ts';
 import { ownedWebsite, ownerOf } from './owner.ts';
-import type { WebDeps } from './web-deps.ts';
+import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 import { type Form, field } from '../pages/forms.ts';
 
@@ -20,7 +20,7 @@ function checked(form: unknown): string[] {
 }
 
 /** API keys of one website: create (the key shown this once), list, revoke. */
-export const apiKeysRoutes: FastifyPluginAsync<{ deps: WebDeps }> = async (app, { deps }) => {
+export const adminApiKeysRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   async function keysPage(ownerId: string, websiteId: string, csrf: string, top: Html): Promise<Html> {
     const site = await ownedWebsite(deps.db, ownerId, websiteId);
     const keys = await listApiKeys(deps.db, site.id);
