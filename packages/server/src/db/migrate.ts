@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely } from 'kysely';
+import { applyFunctions, functionDefinitions, type FunctionDefinition } from './functions.ts';
 import * as initial from './migrations/001-initial.ts';
 import * as changeNotifications from './migrations/002-change-notifications.ts';
 import * as images from './migrations/003-images.ts';
@@ -22,6 +23,7 @@ import * as discountRedemptions from './migrations/020-discount-redemptions.ts';
 import * as authenticateAccessToken from './migrations/021-authenticate-access-token.ts';
 import * as redemptionsByOrder from './migrations/022-redemptions-by-order.ts';
 import * as pendingByRefreshToken from './migrations/023-pending-by-refresh-token.ts';
+import * as functionDefinitionsTable from './migrations/024-function-definitions.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -48,6 +50,7 @@ const migrations = {
   '021-authenticate-access-token': authenticateAccessToken,
   '022-redemptions-by-order': redemptionsByOrder,
   '023-pending-by-refresh-token': pendingByRefreshToken,
+  '024-function-definitions': functionDefinitionsTable,
 };
 
 /**
@@ -76,8 +79,18 @@ export async function newerMigrations(db: Kysely<any>): Promise<string[]> {
   return newer;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+/** The advisory lock of Kysely's migrator on PostgreSQL (its PostgresAdapter's LOCK_ID). */
+const MIGRATION_LOCK = '3853314791062309107';
+
+/**
+ * The migrations, then the SQL functions' definitions (db/functions.ts); the names of the
+ * migrations run. `functions` is for tests: the files of db/functions/ otherwise.
+ */
+export async function migrateToLatest(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
+  db: Kysely<any>,
+  functions: FunctionDefinition[] = functionDefinitions(),
+): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -89,5 +102,21 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // A newer release may have migrated while this one waited for the migrations' lock.
   if (error && (await newerMigrations(db)).length) return [];
   if (error) throw error;
+  await migrateFunctions(db, functions);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies the changed definitions of SQL functions in one transaction, holding the migrator's
+ * lock, so instances starting at once apply them one after the other (the later ones find nothing
+ * changed). A release that finds the database migrated past it leaves the functions to the newer
+ * release, whose definitions serve the previous release's calls (README "Upgrades").
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
+async function migrateFunctions(db: Kysely<any>, functions: FunctionDefinition[]): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)}::bigint)`.execute(trx);
+    if ((await newerMigrations(trx)).length) return [];
+    return applyFunctions(trx, functions);
+  });
 }
