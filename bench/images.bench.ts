@@ -170,9 +170,10 @@ async function upload(service: Service, productId: string, jpeg: Buffer): Promis
 
 /**
  * When each image was first seen READY (or ERROR: then the run fails). The service announces a
- * finished image as a change of its product (NOTIFY emporium_changes, migration 002), so the
- * database is read on each notice, and every 250 ms in case one is missed: polling every few
- * milliseconds instead took a fifth of a core from the service being measured.
+ * finished image as a change of its product (NOTIFY emporium_changes, from
+ * db/functions/emporium_product_changed.sql), so the database is read on each notice, and every
+ * 250 ms in case one is missed: polling every few milliseconds instead took a fifth of a core from
+ * the service being measured.
  */
 async function readyTimes(db: pg.Client, ids: string[], limitMs: number): Promise<Map<string, number>> {
   const seen = new Map<string, number>();

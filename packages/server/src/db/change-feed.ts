@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { KeptConnection } from './kept-connection.ts';
 
-/** The channel migration 002's triggers notify on, with payloads `kind:key[:detail]`. */
+/** The channel the trigger functions of db/functions/ notify on, with payloads `kind:key[:detail]`. */
 export const CHANGES_CHANNEL = 'emporium_changes';
 
 export type ChangeKind = 'product' | 'catalog' | 'orders' | 'api_key' | 'oauth_grant' | 'oauth_client';

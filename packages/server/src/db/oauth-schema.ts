@@ -58,7 +58,7 @@ export interface OAuthAccessTokensTable {
   grant_id: string;
   refresh_id: string | null;
   /** Not read or updated since migration 023 (a pair is pending while its refresh token's
-   * `confirmed_at` is null); goes in a later release. */
+   * `confirmed_at` is null: db/functions/oauth_confirm_pair.sql); goes in a later release. */
   pending: boolean;
   expires_at: Timestamp;
   created_at: Timestamp;

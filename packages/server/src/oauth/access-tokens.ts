@@ -84,9 +84,9 @@ export const tokenLookups = batchesPerPool(
  * revocation empties the cache of every instance as the database announces it (security RS-5),
  * and while an instance cannot hear the announcements it asks the database every time. The
  * first call with the token of a refreshed pair confirms that pair (api-details 8), in the same
- * round trip (the database's oauth_authenticate, migration 021): of many parallel first calls
- * one confirms and all succeed (security RT-6); a call with a sibling whose pair lost the race
- * fails.
+ * round trip (the database's oauth_authenticate, db/functions/oauth_authenticate.sql): of many
+ * parallel first calls one confirms and all succeed (security RT-6); a call with a sibling whose
+ * pair lost the race fails.
  */
 export function authenticateAccessToken(
   deps: Deps,

@@ -17,7 +17,7 @@ const ENTRY_BYTES = 200;
 
 /**
  * The cache, emptied whenever the database announces a changed client (a rotated secret:
- * migration 014-token-functions) and by this process's own rotations at once. Trusted only while
+ * db/functions/emporium_client_changed.sql) and by this process's own rotations at once. Trusted only while
  * the change feed is live: otherwise every token request reads its client.
  */
 export function clientCache(feed?: ChangeFeed): ClientCache {

@@ -8,7 +8,7 @@ import { STORED_PAIR, storedPair, type StoredPair } from './stored-pair.ts';
 
 const BAD_CODE = 'code: unknown, expired or already used';
 
-/** What the database's oauth_redeem_code function says of a code (migration 014-token-functions). */
+/** What the database's oauth_redeem_code function says of a code (db/functions/oauth_redeem_code.sql). */
 const REFUSED: Record<string, string> = {
   invalid: BAD_CODE,
   replay: BAD_CODE,
@@ -23,7 +23,7 @@ function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 
-/** One exchange's arguments of oauth_redeem_code (migration 014-token-functions). */
+/** One exchange's arguments of oauth_redeem_code (db/functions/oauth_redeem_code.sql). */
 export interface RedeemCall extends StoredPair {
   presented: Buffer;
   clientId: string;

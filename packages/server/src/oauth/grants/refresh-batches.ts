@@ -4,7 +4,7 @@ import { STORED_PAIR, type StoredPair } from './stored-pair.ts';
 
 export type Outcome = 'ok' | 'invalid' | 'replay' | 'too_many';
 
-/** One refresh's arguments of oauth_refresh (migration 014-token-functions), but the limit. */
+/** One refresh's arguments of oauth_refresh (db/functions/oauth_refresh.sql), but the limit. */
 export interface RefreshCall extends StoredPair {
   presented: Buffer;
   clientId: string;

@@ -16,10 +16,10 @@ const refreshes = batchesPerPool((pool, calls: RefreshCall[]) => sendRefreshes(p
 
 /**
  * grant_type=refresh_token, with the rotation rule of api-details 8, in one round trip: the
- * database's oauth_refresh function (migration 014-token-functions) runs every step under the grant's row lock,
- * so parallel refreshes of one family, a confirmation and a revocation happen one after another
- * and never answer 5xx (security RT-11, RT-12). The new pair is made here and stored there only
- * when the refresh is allowed.
+ * database's oauth_refresh function (db/functions/oauth_refresh.sql) runs every step under the
+ * grant's row lock, so parallel refreshes of one family, a confirmation and a revocation happen
+ * one after another and never answer 5xx (security RT-11, RT-12). The new pair is made here and
+ * stored there only when the refresh is allowed.
  */
 export async function refreshTokens(
   deps: GrantDeps,

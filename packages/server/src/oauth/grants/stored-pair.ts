@@ -3,7 +3,7 @@ import type { Ids } from '../../ids.ts';
 import type { NewPair } from '../tokens.ts';
 
 /**
- * What oauth_redeem_code and oauth_refresh (migration 014-token-functions) store of a new pair
+ * What oauth_redeem_code and oauth_refresh (db/functions/, one file each) store of a new pair
  * with its refresh token (digests only), and the id of the audit event they record: the same
  * arguments, in the same order, of both.
  */
