@@ -39,7 +39,7 @@ import { tokenRoutes } from './oauth/token.routes.ts';
 import { ACCESS_TOKEN_PREFIX } from './oauth/tokens.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './owner/api-keys.service.ts';
 import { websiteRoutes } from './owner/website.routes.ts';
-import { storefront } from './store/store.plugin.ts';
+import { storefront } from './storefront/store.plugin.ts';
 import { metricsRoutes, registerRequestMetrics } from './metrics/metrics.routes.ts';
 import { adminPages } from './admin/admin.plugin.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';

@@ -9,9 +9,9 @@ import {
   parseQuantity,
   removeLine,
   setQuantity,
-} from '../src/store/cart.ts';
-import { encodeReceipt, holdsReceipt, receiptKey } from '../src/store/checkout-receipt.ts';
-import { brandOf, chargeTestCard, luhnValid } from '../src/store/test-cards.ts';
+} from '../src/storefront/cart.ts';
+import { encodeReceipt, holdsReceipt, receiptKey } from '../src/storefront/checkout-receipt.ts';
+import { brandOf, chargeTestCard, luhnValid } from '../src/storefront/test-cards.ts';
 
 /** The cart cookie's codec, the receipt cookie and the payment test mode, without a server. */
 

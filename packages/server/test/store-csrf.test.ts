@@ -3,8 +3,8 @@ import { describe, test } from 'node:test';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
-import { loadStoreCsrf, requireStoreCsrf, STORE_COOKIE } from '../src/store/csrf.ts';
-import { storeErrorHandler } from '../src/store/store.plugin.ts';
+import { loadStoreCsrf, requireStoreCsrf, STORE_COOKIE } from '../src/storefront/csrf.ts';
+import { storeErrorHandler } from '../src/storefront/store.plugin.ts';
 
 /*
  * The store's forms (cart, checkout) check their token with requireStoreCsrf; here on a route of

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { STORE_COOKIE } from '../src/store/csrf.ts';
-import { StorePageCache } from '../src/store/page-cache.ts';
-import { storePageList } from '../src/store/storefront.read.ts';
+import { STORE_COOKIE } from '../src/storefront/csrf.ts';
+import { StorePageCache } from '../src/storefront/page-cache.ts';
+import { storePageList } from '../src/storefront/storefront.read.ts';
 import { changingAfter } from './helpers/between-queries.ts';
 import { TestBrowser } from './helpers/browser.ts';
 import { createProduct, money, multipartFile, physical, variant } from './helpers/factories.ts';

@@ -13,8 +13,8 @@ export function websiteUrl(baseUrl: string, websiteId: string): string {
 }
 
 /**
- * Paths of a store that are not store pages (the cart and checkout routes, store/cart.routes.ts
- * and store/checkout.routes.ts): a store page never takes one as its slug, or its list would be
+ * Paths of a store that are not store pages (the cart and checkout routes, storefront/cart.routes.ts
+ * and storefront/checkout.routes.ts): a store page never takes one as its slug, or its list would be
  * unreachable behind them.
  */
 export const STORE_PATHS: ReadonlySet<string> = new Set(['cart', 'checkout']);
