@@ -56,8 +56,9 @@ const migrations = {
 /**
  * Migrations this release does not know, already run by a newer release. The previous release
  * keeps running on the schema a newer one migrated (every migration only adds, or changes what it
- * changes so that the code before it still works: README "Upgrades"), so an instance of it that
- * restarts during a rolling upgrade starts as usual. Empty when the database has none.
+ * changes so that the code before it still works: docs/production.md, "Upgrades without
+ * downtime"), so an instance of it that restarts during a rolling upgrade starts as usual. Empty
+ * when the database has none.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
 export async function newerMigrations(db: Kysely<any>): Promise<string[]> {
@@ -110,7 +111,8 @@ export async function migrateToLatest(
  * Applies the changed definitions of SQL functions in one transaction, holding the migrator's
  * lock, so instances starting at once apply them one after the other (the later ones find nothing
  * changed). A release that finds the database migrated past it leaves the functions to the newer
- * release, whose definitions serve the previous release's calls (README "Upgrades").
+ * release, whose definitions serve the previous release's calls (docs/production.md, "Upgrades
+ * without downtime").
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
 async function migrateFunctions(db: Kysely<any>, functions: FunctionDefinition[]): Promise<string[]> {

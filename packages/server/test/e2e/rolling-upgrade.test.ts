@@ -10,7 +10,8 @@ import { request, runCli, startServer, type Server } from '../helpers/process.ts
 /**
  * A rolling upgrade: the new release migrates the database while instances of the previous one
  * still run, and one of those may restart before it is replaced. It must start on the newer
- * schema, not stop at migrations it does not know (README "Upgrades").
+ * schema, not stop at migrations it does not know (docs/production.md, "Upgrades without
+ * downtime").
  */
 let env: Record<string, string>;
 let dataDir: string;
