@@ -1,7 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { Forbidden, ValidationError } from '../errors.ts';
+import { Forbidden } from '../errors.ts';
 import { checkAuthorizeRequest, withParams, type AuthorizeQuery } from '../oauth/authorize.ts';
+import {
+  answerAuthorizationRequest,
+  claimPendingRequest,
+  saveAuthorizationRequest,
+} from '../oauth/authorization-requests.ts';
+import { consentClient } from '../oauth/clients.service.ts';
 import { issueCode } from '../oauth/codes.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
 import { requireCsrf } from './session.ts';
@@ -15,37 +20,8 @@ import { field } from '../pages/forms.ts';
 
 export const AUTHORIZE_PATH = '/api/1/login/oauth/provider/authorize';
 export const CONSENT_PATH = '/api/1/login/oauth/provider/consent';
-/** How long the owner has to sign in and answer (security AZ-11). */
-const REQUEST_MS = 10 * 60_000;
-
-const GONE =
-  'This request to connect an app has expired or was already answered. Go back to the app and start again.';
 
 export const adminConsentRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
-  /** An unanswered, unexpired request; claimed by the first owner who opens it (AZ-8). */
-  async function pendingRequest(requestId: string, ownerId: string) {
-    const now = deps.clock.now();
-    const claimed = await deps.db
-      .updateTable('oauth_authorization_requests')
-      .set({ owner_id: ownerId })
-      .where('id', '=', requestId)
-      .where('answered_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '=', ownerId)]))
-      .returningAll()
-      .executeTakeFirst();
-    if (claimed) return claimed;
-    const exists = await deps.db
-      .selectFrom('oauth_authorization_requests')
-      .select(['owner_id', 'answered_at', 'expires_at'])
-      .where('id', '=', requestId)
-      .executeTakeFirst();
-    if (exists && exists.owner_id !== ownerId && !exists.answered_at && exists.expires_at > now) {
-      throw new Forbidden('This request to connect an app was opened by another account.');
-    }
-    throw new ValidationError(GONE, null);
-  }
-
   app.get(AUTHORIZE_PATH, async (request, reply) => {
     const outcome = await checkAuthorizeRequest(deps.db, request.query as AuthorizeQuery);
     if (!outcome.ok && 'page' in outcome) {
@@ -58,24 +34,7 @@ export const adminConsentRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async
         303,
       );
     }
-    const pending = outcome.request;
-    const id = randomBytes(16).toString('hex');
-    const now = deps.clock.now();
-    await deps.db
-      .insertInto('oauth_authorization_requests')
-      .values({
-        id,
-        client_id: pending.client.id,
-        redirect_uri: pending.redirectUri,
-        scopes: pending.scopes,
-        state: pending.state,
-        website_id: pending.websiteId,
-        offline: pending.offline,
-        code_challenge: pending.codeChallenge,
-        created_at: now,
-        expires_at: new Date(now.getTime() + REQUEST_MS),
-      })
-      .execute();
+    const id = await saveAuthorizationRequest(deps, outcome.request);
     const consent = `${CONSENT_PATH}?request=${id}`;
     return reply.redirect(
       request.browser.owner ? consent : `/login?next=${encodeURIComponent(consent)}`,
@@ -87,12 +46,8 @@ export const adminConsentRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async
     const requestId = String((request.query as Record<string, unknown>).request ?? '');
     if (!request.browser.owner) return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
     const owner = ownerOf(request);
-    const pending = await pendingRequest(requestId, owner.id);
-    const client = await deps.db
-      .selectFrom('oauth_clients')
-      .select(['id', 'name', 'icon_type'])
-      .where('id', '=', pending.client_id)
-      .executeTakeFirstOrThrow();
+    const pending = await claimPendingRequest(deps, requestId, owner.id);
+    const client = await consentClient(deps.db, pending.client_id);
     const sites = (await ownedWebsites(deps.db, owner.id)).filter(
       (site) => pending.website_id === null || site.id === pending.website_id,
     );
@@ -170,7 +125,7 @@ export const adminConsentRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async
       if (!request.browser.owner) throw new Forbidden('Sign in to answer this request.');
       const owner = ownerOf(request);
       requireCsrf(deps, request);
-      const pending = await pendingRequest(field(request.body, 'request'), owner.id);
+      const pending = await claimPendingRequest(deps, field(request.body, 'request'), owner.id);
       const allow = field(request.body, 'decision') === 'allow';
       let websiteId = pending.website_id;
       if (allow) {
@@ -181,14 +136,7 @@ export const adminConsentRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async
         }
         websiteId = chosen;
       }
-      // Answered once: of two submissions, one goes on and the other finds it answered (AZ-11).
-      const answered = await deps.db
-        .updateTable('oauth_authorization_requests')
-        .set({ answered_at: deps.clock.now() })
-        .where('id', '=', pending.id)
-        .where('answered_at', 'is', null)
-        .executeTakeFirst();
-      if (answered.numUpdatedRows === 0n) throw new ValidationError(GONE, null);
+      await answerAuthorizationRequest(deps, pending.id);
       if (!allow) return reply.redirect(withParams(pending.redirect_uri, { error: 'access_denied' }), 303);
       const code = await issueCode(deps, {
         clientId: pending.client_id,

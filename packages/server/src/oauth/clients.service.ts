@@ -142,6 +142,15 @@ export function ownerClients(db: Db, ownerId: string): Promise<OAuthClientsTable
     .execute();
 }
 
+/** What the consent page shows of the app asking: any client, as any owner may be asked. */
+export function consentClient(db: Db, clientId: string) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['id', 'name', 'icon_type'])
+    .where('id', '=', clientId)
+    .executeTakeFirstOrThrow();
+}
+
 /** Changes everything of the owner's client but its id and secret; the icon only when given. */
 export async function updateClient(
   deps: Deps,
