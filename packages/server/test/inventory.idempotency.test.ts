@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { createApiKey } from '../src/owner/api-keys.service.ts';
 import { applied, countBy, inventoryCalls, invalid, newKey, withCredential } from './helpers/inventory.ts';
-import { allow, redeem, registerApp } from './helpers/oauth.ts';
+import { grantTokens, registerApp } from './helpers/oauth.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
@@ -98,9 +98,7 @@ describe('idempotency', () => {
     const { ids } = await stocked([0]);
     const app = await registerApp(ctx);
     const tokens = await Promise.all(
-      [1, 2].map(async () =>
-        redeem(ctx, app, await allow(ctx, app, site.websiteId, { scopes: ['website.inventory'] })),
-      ),
+      [1, 2].map(async () => grantTokens(ctx, app, site.websiteId, { scopes: ['website.inventory'] })),
     );
     const key = newKey();
     const body = { incrementOperations: [{ variantId: ids[0], quantity: 1 }] };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createOwner } from '../src/owner/owners.service.ts';
 import { createWebsite } from '../src/owner/websites.service.ts';
-import { allow, apiCall, redeem, registerApp, type App } from './helpers/oauth.ts';
+import { apiCall, grantTokens, registerApp, type App } from './helpers/oauth.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 
@@ -28,11 +28,7 @@ describe('the member of an OAuth token', () => {
   test('is the owner who granted it: id, names and email, whatever the scopes', async () => {
     const email = 'grace@example.com';
     const { ownerId, websiteId } = await ownerWithSite({ firstName: ' Grace ', lastName: 'Hopper' }, email);
-    const tokens = await redeem(
-      ctx,
-      app,
-      await allow(ctx, app, websiteId, { scopes: ['website.products.read'] }),
-    );
+    const tokens = await grantTokens(ctx, app, websiteId, { scopes: ['website.products.read'] });
     const res = await apiCall(ctx, tokens.access_token, { url: MEMBER });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { id: ownerId, firstName: 'Grace', lastName: 'Hopper', email });
@@ -41,7 +37,7 @@ describe('the member of an OAuth token', () => {
   test('an owner who gave no names has empty ones', async () => {
     const email = 'nameless@example.com';
     const { ownerId, websiteId } = await ownerWithSite({}, email);
-    const tokens = await redeem(ctx, app, await allow(ctx, app, websiteId));
+    const tokens = await grantTokens(ctx, app, websiteId);
     const res = await apiCall(ctx, tokens.access_token, { url: MEMBER });
     assert.deepEqual(res.json(), { id: ownerId, firstName: '', lastName: '', email });
   });

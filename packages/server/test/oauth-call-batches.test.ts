@@ -8,8 +8,8 @@ import { digest } from '../src/secrets.ts';
 import {
   allow,
   apiCall,
+  grantTokens,
   recordingPool,
-  redeem,
   refresh,
   registerApp,
   REDIRECT_URI,
@@ -97,8 +97,8 @@ describe('code exchanges sent together', () => {
 describe('access tokens looked up together', () => {
   test('go in one statement; each first call confirms its own pair, an unknown token finds nothing', async () => {
     const families = [
-      await redeem(ctx, app, await allow(ctx, app, site.websiteId)),
-      await redeem(ctx, app, await allow(ctx, app, site.websiteId)),
+      await grantTokens(ctx, app, site.websiteId),
+      await grantTokens(ctx, app, site.websiteId),
     ];
     const children = [];
     for (const tokens of families) children.push((await refresh(ctx, app, tokens.refresh_token!)).json());

@@ -7,7 +7,7 @@ import { sendRefreshes, type RefreshCall } from '../src/oauth/grants/refresh-bat
 import { MAX_UNCONFIRMED } from '../src/oauth/grants/refresh-token.ts';
 import { newPair } from '../src/oauth/tokens.ts';
 import { digest } from '../src/secrets.ts';
-import { allow, apiCall, recordingPool, redeem, refresh, registerApp, type App } from './helpers/oauth.ts';
+import { apiCall, grantTokens, recordingPool, refresh, registerApp, type App } from './helpers/oauth.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import { until } from './helpers/webhooks.ts';
 
@@ -30,7 +30,7 @@ after(() => ctx.close());
 const refreshBatches = (pool: typeof ctx.api.pool) =>
   new CallBatches((calls: RefreshCall[]) => sendRefreshes(pool, MAX_UNCONFIRMED, calls));
 
-const connect = async () => redeem(ctx, app, await allow(ctx, app, site.websiteId));
+const connect = async () => grantTokens(ctx, app, site.websiteId);
 
 /** The call a refresh of `refreshToken` makes, and the access token of the pair it would store. */
 function callFor(refreshToken: string): { call: RefreshCall; accessToken: string } {

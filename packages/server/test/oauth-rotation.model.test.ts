@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { revokeAccess } from '../src/oauth/revocation.ts';
-import { allow, apiCall, redeem, refresh, registerApp, type App } from './helpers/oauth.ts';
+import { apiCall, grantTokens, refresh, registerApp, type App } from './helpers/oauth.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 const MINUTE = 60_000;
@@ -157,7 +157,7 @@ const commands = [
 test('refresh rotation: random refreshes, calls, replays, revocations and clock moves match the model', async () => {
   await fc.assert(
     fc.asyncProperty(fc.commands(commands, { maxCommands: 30 }), async (cmds) => {
-      const first = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
+      const first = await grantTokens(ctx, app, site.websiteId);
       const real: Real = { tokens: [{ access: first.access_token, refresh: first.refresh_token! }] };
       const model = new Model();
       // The model counts time from the grant; the service's clock keeps its own origin.

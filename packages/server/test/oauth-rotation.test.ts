@@ -6,6 +6,7 @@ import {
   allow,
   apiCall,
   assertOAuthError,
+  grantTokens,
   redeem,
   refresh,
   registerApp,
@@ -27,7 +28,7 @@ before(async () => {
 after(() => ctx.close());
 
 const connect = async (scopes?: NonNullable<Parameters<typeof allow>[3]>['scopes']) =>
-  redeem(ctx, app, await allow(ctx, app, site.websiteId, { scopes }));
+  grantTokens(ctx, app, site.websiteId, { scopes });
 
 async function refreshed(refreshToken: string): Promise<Tokens> {
   const res = await refresh(ctx, app, refreshToken);
@@ -271,8 +272,8 @@ describe('revocation (GR)', () => {
     const elsewhere = await ctx.site();
     const tokens = await connect();
     const pending = await allow(ctx, app, site.websiteId);
-    const otherClient = await redeem(ctx, other, await allow(ctx, other, site.websiteId));
-    const otherSite = await redeem(ctx, app, await allow(ctx, app, elsewhere.websiteId));
+    const otherClient = await grantTokens(ctx, other, site.websiteId);
+    const otherSite = await grantTokens(ctx, app, elsewhere.websiteId);
 
     await revokeAccess(ctx, { websiteId: site.websiteId, clientId: app.clientId });
 

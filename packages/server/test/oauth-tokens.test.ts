@@ -7,6 +7,7 @@ import {
   apiCall,
   assertOAuthError,
   basic,
+  grantTokens,
   redeem,
   REDIRECT_URI,
   refresh,
@@ -94,7 +95,7 @@ describe('token endpoint (TE)', () => {
     assert.equal(form.statusCode, 200, form.body);
     assert.deepEqual(
       Object.keys(form.json()).sort(),
-      Object.keys(await redeem(ctx, app, await allow(ctx, app, site.websiteId))).sort(),
+      Object.keys(await grantTokens(ctx, app, site.websiteId)).sort(),
     );
     const auth = { authorization: app.authorization };
     const cases: [string | Record<string, unknown>, object][] = [
@@ -240,7 +241,7 @@ describe('codes (AC)', () => {
   });
 
   test('AC-7 without access_type=offline there are no refresh fields', async () => {
-    const tokens = await redeem(ctx, app, await allow(ctx, app, site.websiteId, { offline: false }));
+    const tokens = await grantTokens(ctx, app, site.websiteId, { offline: false });
     assert.deepEqual(Object.keys(tokens).sort(), [
       'access_token',
       'access_token_expires_at',
@@ -319,7 +320,7 @@ describe('token endpoint rate limit', () => {
 
 test('the first call with a refreshed token, which confirms its pair, records the grant’s last use', async () => {
   const other = await ctx.site();
-  const first = await redeem(ctx, app, await allow(ctx, app, other.websiteId));
+  const first = await grantTokens(ctx, app, other.websiteId);
   ctx.clock.advance(5 * 60_000);
   const second = (await refresh(ctx, app, first.refresh_token!)).json();
   ctx.clock.advance(5 * 60_000);

@@ -115,6 +115,19 @@ export async function redeem(ctx: TestContext, app: App, code: string): Promise<
   return res.json();
 }
 
+/**
+ * The tokens an app holds once connected to `websiteId`: the owner's Allow (see `allow` for the
+ * options), then the code redeemed at the token endpoint, asserting success.
+ */
+export async function grantTokens(
+  ctx: TestContext,
+  app: App,
+  websiteId: string,
+  options: Parameters<typeof allow>[3] = {},
+): Promise<Tokens> {
+  return redeem(ctx, app, await allow(ctx, app, websiteId, options));
+}
+
 export function refresh(ctx: TestContext, app: App, refreshToken: string): Promise<LightMyRequestResponse> {
   return tokenRequest(
     ctx,

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Scope } from '../../src/oauth/scopes.ts';
-import { allow, redeem, registerApp, USER_AGENT, type App } from './oauth.ts';
+import { grantTokens, registerApp, USER_AGENT, type App } from './oauth.ts';
 import type { Site, TestContext } from './test-app.ts';
 
 export interface Received {
@@ -122,7 +122,7 @@ export async function connectApp(
 ): Promise<ConnectedApp> {
   const app = existing?.app ?? (await registerApp(ctx));
   const site = existing?.site ?? (await ctx.site());
-  const { access_token } = await redeem(ctx, app, await allow(ctx, app, site.websiteId, { scopes }));
+  const { access_token } = await grantTokens(ctx, app, site.websiteId, { scopes });
   return {
     app,
     site,
