@@ -36,3 +36,27 @@ export async function recordAudit(
     })
     .execute();
 }
+
+/** The owner's last ten sign-ins and refused sign-ins, newest first. */
+export function recentSignIns(db: Db, ownerId: string) {
+  return db
+    .selectFrom('audit_events')
+    .select(['kind', 'at', 'ip'])
+    .where('owner_id', '=', ownerId)
+    .where('kind', 'in', ['login', 'login_failed'])
+    .orderBy('at', 'desc')
+    .limit(10)
+    .execute();
+}
+
+/** A website's last fifty events, newest first, with the name of the app each concerns. */
+export function websiteAuditEvents(db: Db, websiteId: string) {
+  return db
+    .selectFrom('audit_events')
+    .leftJoin('oauth_clients', 'oauth_clients.id', 'audit_events.client_id')
+    .select(['audit_events.kind', 'audit_events.at', 'oauth_clients.name as clientName'])
+    .where('audit_events.website_id', '=', websiteId)
+    .orderBy('audit_events.at', 'desc')
+    .limit(50)
+    .execute();
+}

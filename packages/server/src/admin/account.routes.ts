@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { recordAudit } from '../audit.ts';
 import { DomainError } from '../errors.ts';
-import { createOwner } from '../owner/owners.service.ts';
+import { createOwner, ownerSignIn } from '../owner/owners.service.ts';
 import { hashPassword, verifyPassword } from '../owner/passwords.ts';
 import { html, type Html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
@@ -82,11 +82,7 @@ export const adminAccountRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async
     const next = internalPath(field(request.body, 'next'));
     const email = field(request.body, 'email').trim();
     const password = field(request.body, 'password');
-    const owner = await deps.db
-      .selectFrom('owners')
-      .select(['id', 'email', 'password_hash'])
-      .where(({ fn, eb }) => eb(fn('lower', ['email']), '=', email.toLowerCase()))
-      .executeTakeFirst();
+    const owner = await ownerSignIn(deps.db, email);
     unknownOwnerHash ??= hashPassword('no owner has this password');
     const valid = await verifyPassword(password, owner?.password_hash ?? (await unknownOwnerHash));
     if (!owner || !valid) {

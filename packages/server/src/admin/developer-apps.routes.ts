@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import { DomainError, PayloadTooLarge } from '../errors.ts';
 import { checkedIcon, MAX_ICON_BYTES, type ClientIcon } from '../oauth/client-icons.ts';
 import {
+  clientIcon,
   createClient,
   ownerClient,
   ownerClients,
@@ -205,11 +206,7 @@ export const adminDeveloperAppsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> =
 export function registerIconRoute(app: FastifyInstance, db: Db): void {
   app.get('/apps/:clientId/icon', async (request, reply) => {
     const { clientId } = request.params as { clientId: string };
-    const client = await db
-      .selectFrom('oauth_clients')
-      .select(['icon', 'icon_type'])
-      .where('id', '=', clientId)
-      .executeTakeFirst();
+    const client = await clientIcon(db, clientId);
     if (!client?.icon || !client.icon_type) return reply.code(404).type('text/plain').send('no icon');
     return reply
       .type(client.icon_type)

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { NotFound } from '../errors.ts';
 import { withParams } from '../oauth/authorize.ts';
+import { partnerClients } from '../oauth/clients.service.ts';
 import { iconPath } from './developer-apps.routes.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
@@ -13,13 +14,7 @@ import type { AdminDeps } from './admin-deps.ts';
  * authorization for that site (spec: website_id).
  */
 export const adminExtensionsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
-  const partners = () =>
-    deps.db
-      .selectFrom('oauth_clients')
-      .select(['id', 'name', 'initiate_url', 'icon_type', 'terms_url', 'privacy_url'])
-      .where('initiate_url', 'is not', null)
-      .orderBy('name')
-      .execute();
+  const partners = () => partnerClients(deps.db);
 
   app.get('/sites/:websiteId/extensions', async (request, reply) => {
     const owner = ownerOf(request);

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { recentSignIns, websiteAuditEvents } from '../audit.ts';
 import { DomainError } from '../errors.ts';
 import { listConnectedApps } from '../oauth/connected-apps.ts';
 import { revokeAccess } from '../oauth/revocation.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
+import { storePageLinks } from '../catalog/store-pages.repo.ts';
 import { createStorePage } from '../catalog/store-pages.service.ts';
 import { siteDashboard } from '../commerce/dashboard.service.ts';
 import { createWebsite } from '../owner/websites.service.ts';
@@ -62,14 +64,7 @@ export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (
             </div>`,
         )
       : html`<p>You have no site yet.</p>`;
-    const signIns = await deps.db
-      .selectFrom('audit_events')
-      .select(['kind', 'at', 'ip'])
-      .where('owner_id', '=', owner.id)
-      .where('kind', 'in', ['login', 'login_failed'])
-      .orderBy('at', 'desc')
-      .limit(10)
-      .execute();
+    const signIns = await recentSignIns(deps.db, owner.id);
     const recent = html`<h2>Recent sign-ins to your account</h2>
       ${tableBox(
         'Recent sign-ins',
@@ -133,14 +128,7 @@ export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
     const apps = await listConnectedApps(deps.db, site.id, deps.clock.now());
     const dashboard = await siteDashboard(deps, site);
-    const events = await deps.db
-      .selectFrom('audit_events')
-      .leftJoin('oauth_clients', 'oauth_clients.id', 'audit_events.client_id')
-      .select(['audit_events.kind', 'audit_events.at', 'oauth_clients.name as clientName'])
-      .where('audit_events.website_id', '=', site.id)
-      .orderBy('audit_events.at', 'desc')
-      .limit(50)
-      .execute();
+    const events = await websiteAuditEvents(deps.db, site.id);
     const csrf = request.browser.csrf;
     const appCards = apps.length
       ? apps.map(
@@ -184,12 +172,7 @@ export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (
           </table>`,
         )
       : html`<p>Nothing yet.</p>`;
-    const pages = await deps.db
-      .selectFrom('store_pages')
-      .select(['title', 'url_slug'])
-      .where('website_id', '=', site.id)
-      .orderBy('created_at')
-      .execute();
+    const pages = await storePageLinks(deps.db, site.id);
     const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
       <p>
         <a href="/sites/${site.id}/products">Products</a> · <a href="/sites/${site.id}/orders">Orders</a> ·

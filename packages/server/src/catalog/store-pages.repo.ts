@@ -25,6 +25,16 @@ export async function storePageSlugs(db: Db, websiteId: string): Promise<Set<str
   return new Set(rows.map((r) => r.url_slug));
 }
 
+/** Every store page's title and slug, in creation order: the owner's links to them. */
+export function storePageLinks(db: Db, websiteId: string) {
+  return db
+    .selectFrom('store_pages')
+    .select(['title', 'url_slug'])
+    .where('website_id', '=', websiteId)
+    .orderBy('created_at')
+    .execute();
+}
+
 /** A page of store pages in creation order, after the given id. */
 export function listStorePages(
   db: Db,

@@ -151,6 +151,25 @@ export function consentClient(db: Db, clientId: string) {
     .executeTakeFirstOrThrow();
 }
 
+/** A client's icon and its type, served publicly as the consent page shows it to any owner. */
+export function clientIcon(db: Db, clientId: string) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['icon', 'icon_type'])
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+}
+
+/** Partner apps (clients with an initiate URL), by name: the extensions an owner can connect. */
+export function partnerClients(db: Db) {
+  return db
+    .selectFrom('oauth_clients')
+    .select(['id', 'name', 'initiate_url', 'icon_type', 'terms_url', 'privacy_url'])
+    .where('initiate_url', 'is not', null)
+    .orderBy('name')
+    .execute();
+}
+
 /** Changes everything of the owner's client but its id and secret; the icon only when given. */
 export async function updateClient(
   deps: Deps,

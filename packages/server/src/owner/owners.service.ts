@@ -48,6 +48,15 @@ export async function createOwner(
   return { ownerId };
 }
 
+/** The owner signing in with this email, whatever its case, and their password's hash. */
+export function ownerSignIn(db: Db, email: string) {
+  return db
+    .selectFrom('owners')
+    .select(['id', 'email', 'password_hash'])
+    .where(({ fn, eb }) => eb(fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
 /**
  * The member an OAuth token acts for (`GET /1.0/authorization/member`): the owner of its website,
  * the only one who can grant access to it.
