@@ -4,7 +4,7 @@ import { sweepExpiredRows } from '../src/expired-rows.ts';
 import { revokeAccess } from '../src/oauth/revocation.ts';
 import { TestBrowser } from './helpers/browser.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';
-import { allow, apiCall, redeem, refresh, registerApp, type App } from './helpers/oauth.ts';
+import { allow, apiCall, grantTokens, refresh, registerApp, type App } from './helpers/oauth.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 const HOUR = 3600_000;
@@ -34,12 +34,12 @@ const rows = async (
 
 test('the hourly sweep deletes what can no longer be used and keeps every family still in use working', async () => {
   // A family kept alive by a refresh every day for nine days, confirmed each time by a call.
-  let live = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
+  let live = await grantTokens(ctx, app, site.websiteId);
   // An unredeemed code, a short-lived grant, and a revoked family.
   await allow(ctx, app, site.websiteId);
-  const online = await redeem(ctx, app, await allow(ctx, app, site.websiteId, { offline: false }));
+  const online = await grantTokens(ctx, app, site.websiteId, { offline: false });
   const otherSite = await ctx.site();
-  await redeem(ctx, app, await allow(ctx, app, otherSite.websiteId));
+  await grantTokens(ctx, app, otherSite.websiteId);
   await revokeAccess(ctx, { websiteId: otherSite.websiteId, clientId: app.clientId });
   const browser = new TestBrowser(ctx.app);
   await browser.signUp('sweep@example.com');
@@ -68,7 +68,7 @@ test('the hourly sweep deletes what can no longer be used and keeps every family
 });
 
 test('a live family is untouched by the sweep: its newest pair still refreshes and calls', async () => {
-  let tokens = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
+  let tokens = await grantTokens(ctx, app, site.websiteId);
   for (let day = 0; day < 10; day++) {
     ctx.clock.advance(DAY);
     tokens = (await refresh(ctx, app, tokens.refresh_token!)).json();
@@ -119,7 +119,7 @@ test('the sweep deletes inventory adjustment keys once their 48 hours are over, 
 
 test('deleting a grant or a refresh token takes what hangs on it, as the foreign keys did', async () => {
   const other = await ctx.site();
-  const first = await redeem(ctx, app, await allow(ctx, app, other.websiteId));
+  const first = await grantTokens(ctx, app, other.websiteId);
   const second = (await refresh(ctx, app, first.refresh_token!)).json();
   const third = (await refresh(ctx, app, second.refresh_token!)).json();
   const grantId = (

@@ -8,6 +8,7 @@ import { revokeAccess } from '../src/oauth/revocation.ts';
 import { TestBrowser } from './helpers/browser.ts';
 import {
   allow,
+  grantTokens,
   redeem,
   REDIRECT_URI,
   refresh,
@@ -73,7 +74,7 @@ test('SC-2 all randomness comes from node:crypto', () => {
 });
 
 test('SC-3 tokens and keys carry their type prefix', async () => {
-  const tokens = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
+  const tokens = await grantTokens(ctx, app, site.websiteId);
   assert.match(site.apiKey, /^emp_key_/);
   assert.match(app.clientSecret, /^emp_cs_/);
   assert.match(tokens.access_token, /^emp_at_/);
@@ -89,7 +90,7 @@ test('AB-6 code replays, refresh replays, revocations and failed sign-ins go to 
   const code = await allow(ctx, app, site.websiteId);
   await redeem(ctx, app, code);
   await tokenRequest(ctx, { code, redirect_uri: REDIRECT_URI }, { authorization: app.authorization });
-  const family = await redeem(ctx, app, await allow(ctx, app, site.websiteId));
+  const family = await grantTokens(ctx, app, site.websiteId);
   const next = (await refresh(ctx, app, family.refresh_token!)).json();
   await refresh(ctx, app, next.refresh_token); // confirms next, retires the first
   await refresh(ctx, app, family.refresh_token!); // a replay
