@@ -4,8 +4,8 @@ import { sweepExpiredRows } from '../src/expired-rows.ts';
 import { revokeAccess } from '../src/oauth/revocation.ts';
 import { TestBrowser } from './helpers/browser.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';
-import { allow, apiCall, grantTokens, refresh, registerApp, type App } from './helpers/oauth.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { allow, apiCall, grantTokens, oauthTestApp, refresh, type App } from './helpers/oauth.ts';
+import type { Site, TestContext } from './helpers/test-app.ts';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -14,9 +14,7 @@ let ctx: TestContext;
 let app: App;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  app = await registerApp(ctx);
-  site = await ctx.site();
+  ({ ctx, app, site } = await oauthTestApp());
 });
 after(() => ctx.close());
 

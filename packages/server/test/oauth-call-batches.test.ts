@@ -9,13 +9,14 @@ import {
   allow,
   apiCall,
   grantTokens,
+  oauthTestApp,
   recordingPool,
   refresh,
   registerApp,
   REDIRECT_URI,
   type App,
 } from './helpers/oauth.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import type { Site, TestContext } from './helpers/test-app.ts';
 
 /**
  * Code exchanges, and lookups of access tokens the cache does not hold, that arrive together go
@@ -26,9 +27,7 @@ let ctx: TestContext;
 let app: App;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  app = await registerApp(ctx);
-  site = await ctx.site();
+  ({ ctx, app, site } = await oauthTestApp());
 });
 after(() => ctx.close());
 

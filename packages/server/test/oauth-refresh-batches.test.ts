@@ -7,8 +7,8 @@ import { sendRefreshes, type RefreshCall } from '../src/oauth/grants/refresh-bat
 import { MAX_UNCONFIRMED } from '../src/oauth/grants/refresh-token.ts';
 import { newPair } from '../src/oauth/tokens.ts';
 import { digest } from '../src/secrets.ts';
-import { apiCall, grantTokens, recordingPool, refresh, registerApp, type App } from './helpers/oauth.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { apiCall, grantTokens, oauthTestApp, recordingPool, refresh, type App } from './helpers/oauth.ts';
+import type { Site, TestContext } from './helpers/test-app.ts';
 import { until } from './helpers/webhooks.ts';
 
 /**
@@ -20,9 +20,7 @@ let ctx: TestContext;
 let app: App;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  app = await registerApp(ctx);
-  site = await ctx.site();
+  ({ ctx, app, site } = await oauthTestApp());
 });
 after(() => ctx.close());
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { revokeAccess } from '../src/oauth/revocation.ts';
-import { apiCall, grantTokens, refresh, registerApp, type App } from './helpers/oauth.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { apiCall, grantTokens, oauthTestApp, refresh, type App } from './helpers/oauth.ts';
+import type { Site, TestContext } from './helpers/test-app.ts';
 
 const MINUTE = 60_000;
 const ACCESS_MS = 30 * MINUTE;
@@ -81,9 +81,7 @@ let ctx: TestContext;
 let app: App;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  app = await registerApp(ctx);
-  site = await ctx.site();
+  ({ ctx, app, site } = await oauthTestApp());
 });
 after(() => ctx.close());
 

@@ -7,6 +7,7 @@ import {
   apiCall,
   assertOAuthError,
   grantTokens,
+  oauthTestApp,
   redeem,
   refresh,
   registerApp,
@@ -21,9 +22,7 @@ let ctx: TestContext;
 let app: App;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'info' });
-  app = await registerApp(ctx);
-  site = await ctx.site();
+  ({ ctx, app, site } = await oauthTestApp({ logLevel: 'info' }));
 });
 after(() => ctx.close());
 

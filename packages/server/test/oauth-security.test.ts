@@ -9,22 +9,20 @@ import { TestBrowser } from './helpers/browser.ts';
 import {
   allow,
   grantTokens,
+  oauthTestApp,
   redeem,
   REDIRECT_URI,
   refresh,
-  registerApp,
   tokenRequest,
   type App,
 } from './helpers/oauth.ts';
-import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import type { Site, TestContext } from './helpers/test-app.ts';
 
 let ctx: TestContext;
 let app: App;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  app = await registerApp(ctx);
-  site = await ctx.site();
+  ({ ctx, app, site } = await oauthTestApp());
 });
 after(() => ctx.close());
 

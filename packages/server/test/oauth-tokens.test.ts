@@ -8,6 +8,7 @@ import {
   assertOAuthError,
   basic,
   grantTokens,
+  oauthTestApp,
   redeem,
   REDIRECT_URI,
   refresh,
@@ -21,9 +22,7 @@ let ctx: TestContext;
 let app: App;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  app = await registerApp(ctx);
-  site = await ctx.site();
+  ({ ctx, app, site } = await oauthTestApp());
 });
 after(() => ctx.close());
 

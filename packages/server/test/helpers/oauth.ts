@@ -4,7 +4,7 @@ import { createClient } from '../../src/oauth/clients.service.ts';
 import { issueCode, type CodeRequest } from '../../src/oauth/codes.ts';
 import type { Scope } from '../../src/oauth/scopes.ts';
 import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
-import type { TestContext } from './test-app.ts';
+import { testApp, type Site, type TestAppOptions, type TestContext } from './test-app.ts';
 
 export const REDIRECT_URI = 'https://app.example.com/callback';
 export const USER_AGENT = 'inventory-sync/2.1';
@@ -33,6 +33,19 @@ export async function registerApp(ctx: TestContext): Promise<App> {
     redirectUris: [REDIRECT_URI],
   });
   return { clientId, clientSecret, authorization: basic(clientId, clientSecret) };
+}
+
+/**
+ * The set-up the OAuth tests share: a test app (silent unless `options` say otherwise), a
+ * registered app, and a website of another owner for it to connect to.
+ */
+export async function oauthTestApp(
+  options: TestAppOptions = {},
+): Promise<{ ctx: TestContext; app: App; site: Site }> {
+  const ctx = await testApp({ logLevel: 'silent', ...options });
+  const app = await registerApp(ctx);
+  const site = await ctx.site();
+  return { ctx, app, site };
 }
 
 /** The owner's Allow for `app` on `websiteId`, as the consent page gives it. */
