@@ -6,7 +6,8 @@ import { createApiKey, listApiKeys, revokeApiKeyById } from '../owner/api-keys.s
 import { requireCsrf } from './session.ts';
 import { html, type Html } from '../pages/html.ts';
 import { page, sendPage, tableBox, when } from './layout.ts';
-import { ownedWebsite, ownerOf } from './owner.ts';
+import { ownedWebsite } from '../owner/websites.service.ts';
+import { ownerOf } from './owner.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 import { type Form, field } from '../pages/forms.ts';

@@ -7,7 +7,8 @@ import { LIMITS } from '../customers/contacts.schemas.ts';
 import { ValidationError } from '../errors.ts';
 import { contactBody, contactsListBody } from './contacts.views.ts';
 import { page, sendPage } from './layout.ts';
-import { ownedWebsite, ownerOf } from './owner.ts';
+import { ownedWebsite } from '../owner/websites.service.ts';
+import { ownerOf } from './owner.ts';
 import type { AdminDeps } from './admin-deps.ts';
 
 const PAGE_SIZE = 50;

@@ -5,7 +5,8 @@ import { partnerClients } from '../oauth/clients.service.ts';
 import { iconPath } from './developer-apps.routes.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
-import { ownedWebsite, ownerOf } from './owner.ts';
+import { ownedWebsite } from '../owner/websites.service.ts';
+import { ownerOf } from './owner.ts';
 import type { AdminDeps } from './admin-deps.ts';
 
 /**

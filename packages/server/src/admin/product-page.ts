@@ -7,7 +7,8 @@ import { page, sendPage } from './layout.ts';
 import { editBody, type EditView } from './product-edit.views.ts';
 import { formError, valuesOf, type FormError } from './product-form.ts';
 import type { ShownProduct } from './products.views.ts';
-import { ownedWebsite, ownerOf } from './owner.ts';
+import { ownedWebsite } from '../owner/websites.service.ts';
+import { ownerOf } from './owner.ts';
 import type { AdminDeps } from './admin-deps.ts';
 
 /** What the product pages share: who is asking, the product as the API shows it, its page. */

@@ -5,6 +5,7 @@ import { Forbidden } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/database.ts';
 import { digest, secretsEqual } from '../secrets.ts';
+import { deleteSession, findSessionOwner, insertSession } from '../owner/sessions.repo.ts';
 import { presentedCsrf } from '../pages/forms.ts';
 
 export const SESSION_COOKIE = 'emporium_session';
@@ -45,13 +46,7 @@ export class Sessions {
   async load(request: FastifyRequest, reply: FastifyReply): Promise<Browser> {
     const token = request.cookies[SESSION_COOKIE];
     if (!token || !TOKEN.test(token)) return this.anonymous(reply);
-    const owner = await this.deps.db
-      .selectFrom('owner_sessions')
-      .innerJoin('owners', 'owners.id', 'owner_sessions.owner_id')
-      .select(['owners.id', 'owners.email'])
-      .where('owner_sessions.token_digest', '=', digest(token))
-      .where('owner_sessions.expires_at', '>', this.deps.clock.now())
-      .executeTakeFirst();
+    const owner = await findSessionOwner(this.deps.db, digest(token), this.deps.clock.now());
     return { token, csrf: this.csrf(token), ...(owner && { owner }) };
   }
 
@@ -59,24 +54,18 @@ export class Sessions {
   async signIn(reply: FastifyReply, owner: { id: string; email: string }): Promise<Browser> {
     const token = randomBytes(32).toString('base64url');
     const now = this.deps.clock.now();
-    await this.deps.db
-      .insertInto('owner_sessions')
-      .values({
-        token_digest: digest(token),
-        owner_id: owner.id,
-        created_at: now,
-        expires_at: new Date(now.getTime() + SESSION_MS),
-      })
-      .execute();
+    await insertSession(this.deps.db, {
+      token_digest: digest(token),
+      owner_id: owner.id,
+      created_at: now,
+      expires_at: new Date(now.getTime() + SESSION_MS),
+    });
     this.setCookie(reply, token);
     return { token, owner, csrf: this.csrf(token) };
   }
 
   async signOut(browser: Browser, reply: FastifyReply): Promise<void> {
-    await this.deps.db
-      .deleteFrom('owner_sessions')
-      .where('token_digest', '=', digest(browser.token))
-      .execute();
+    await deleteSession(this.deps.db, digest(browser.token));
     this.anonymous(reply);
   }
 

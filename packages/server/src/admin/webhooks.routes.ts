@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { resendDelivery, siteSubscriptions, type DeliveryView } from '../webhooks/deliveries.service.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage, tableBox, when } from './layout.ts';
-import { ownedWebsite, ownerOf } from './owner.ts';
+import { ownedWebsite } from '../owner/websites.service.ts';
+import { ownerOf } from './owner.ts';
 import { requireCsrf } from './session.ts';
 import type { AdminDeps } from './admin-deps.ts';
 

@@ -7,6 +7,30 @@ export function findWebsite(db: Db, id: string): Promise<WebsiteRow | undefined>
   return db.selectFrom('websites').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A website, if it is this owner's. */
+export function findOwnedWebsite(
+  db: Db,
+  ownerId: string,
+  websiteId: string,
+): Promise<WebsiteRow | undefined> {
+  return db
+    .selectFrom('websites')
+    .selectAll()
+    .where('id', '=', websiteId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+}
+
+/** The owner's websites, oldest first. */
+export function listOwnedWebsites(db: Db, ownerId: string): Promise<WebsiteRow[]> {
+  return db
+    .selectFrom('websites')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at')
+    .execute();
+}
+
 export function findOwnerIdByEmail(db: Db, email: string): Promise<{ id: string } | undefined> {
   return db
     .selectFrom('owners')

@@ -5,7 +5,14 @@ import type { Ids } from '../ids.ts';
 import { isCurrency } from '../catalog/money.ts';
 import { insertStorePage } from '../catalog/store-pages.repo.ts';
 import { websiteUrl } from '../catalog/store-urls.ts';
-import { findOwnerIdByEmail, findWebsite, insertWebsite, type WebsiteRow } from './websites.repo.ts';
+import {
+  findOwnedWebsite,
+  findOwnerIdByEmail,
+  findWebsite,
+  insertWebsite,
+  listOwnedWebsites,
+  type WebsiteRow,
+} from './websites.repo.ts';
 
 export const MEASUREMENT_STANDARDS = ['IMPERIAL', 'METRIC'] as const;
 export type MeasurementStandard = (typeof MEASUREMENT_STANDARDS)[number];
@@ -69,6 +76,17 @@ export async function getWebsite(db: Db, id: string): Promise<WebsiteRow> {
   const website = await findWebsite(db, id);
   if (!website) throw new NotFound(`website not found: ${id}`);
   return website;
+}
+
+/** One of the owner's websites; another owner's looks the same as a missing one. */
+export async function ownedWebsite(db: Db, ownerId: string, websiteId: string): Promise<WebsiteRow> {
+  const website = await findOwnedWebsite(db, ownerId, websiteId);
+  if (!website) throw new NotFound('There is no such site among yours.');
+  return website;
+}
+
+export function ownedWebsites(db: Db, ownerId: string): Promise<WebsiteRow[]> {
+  return listOwnedWebsites(db, ownerId);
 }
 
 /**
