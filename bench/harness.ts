@@ -10,13 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import type { LoadgenInput, LoadgenResult } from './loadgen.ts';
-import { systemClock } from '../packages/server/src/clock.ts';
+import { systemClock } from '../packages/server/src/shared/clock.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
 import { startEmbedded } from '../packages/server/src/db/embedded.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
+import { randomIds } from '../packages/server/src/shared/ids.ts';
+import { createApiKey } from '../packages/server/src/sites/api-keys.service.ts';
+import { createOwner } from '../packages/server/src/sites/owners.service.ts';
+import { createWebsite } from '../packages/server/src/sites/websites.service.ts';
 
 export interface Child {
   name: string;
@@ -80,7 +80,7 @@ export async function waitGone(pid: number, ms: number): Promise<boolean> {
   return true;
 }
 
-import { freePort } from '../packages/server/src/net.ts';
+import { freePort } from '../packages/server/src/shared/net.ts';
 
 export { freePort };
 

@@ -6,15 +6,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { systemClock } from '../packages/server/src/clock.ts';
+import { systemClock } from '../packages/server/src/shared/clock.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
 import { descriptionText } from '../packages/server/src/catalog/description.ts';
 import { searchText } from '../packages/server/src/catalog/product-rules.ts';
-import { createStorePage } from '../packages/server/src/catalog/store-pages.service.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
+import { createStorePage } from '../packages/server/src/sites/store-pages.service.ts';
+import { randomIds } from '../packages/server/src/shared/ids.ts';
+import { createApiKey } from '../packages/server/src/sites/api-keys.service.ts';
+import { createOwner } from '../packages/server/src/sites/owners.service.ts';
+import { createWebsite } from '../packages/server/src/sites/websites.service.ts';
 
 /** A word that occurs in the description of one product in RARE_EVERY, and nowhere else. */
 export const RARE_WORD = 'zanzibar';

@@ -8,12 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { systemClock } from '../packages/server/src/clock.ts';
+import { systemClock } from '../packages/server/src/shared/clock.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
+import { randomIds } from '../packages/server/src/shared/ids.ts';
+import { createApiKey } from '../packages/server/src/sites/api-keys.service.ts';
+import { createOwner } from '../packages/server/src/sites/owners.service.ts';
+import { createWebsite } from '../packages/server/src/sites/websites.service.ts';
 import { definitions, dropDefinitions, session, type Definition } from './load-catalog.ts';
 
 /** One contact in RARE_EVERY has this last name: 20 at 1M, found by `searchString`. */

@@ -4,20 +4,20 @@
  * tables of migration 012 with set-based SQL (INSERT ... SELECT FROM generate_series).
  *
  * Every loaded order stores the `document` the service itself renders (orderDocument() of
- * commerce/order-document.ts) for one realistic order of three lines, with its placing time and
+ * orders/order-document.ts) for one realistic order of three lines, with its placing time and
  * line ids put in per row; the columns (status, payment state, times, buyer) vary per row.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { fromMinorUnits } from '../packages/server/src/catalog/money.ts';
-import { systemClock } from '../packages/server/src/clock.ts';
-import { orderDocument } from '../packages/server/src/commerce/order-document.ts';
-import type { OrderLine, PlacedOrder } from '../packages/server/src/commerce/order-model.ts';
+import { fromMinorUnits } from '../packages/server/src/shared/money.ts';
+import { systemClock } from '../packages/server/src/shared/clock.ts';
+import { orderDocument } from '../packages/server/src/orders/order-document.ts';
+import type { OrderLine, PlacedOrder } from '../packages/server/src/orders/order-model.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
-import { randomIds } from '../packages/server/src/ids.ts';
-import { createApiKey } from '../packages/server/src/owner/api-keys.service.ts';
-import { createOwner } from '../packages/server/src/owner/owners.service.ts';
-import { createWebsite } from '../packages/server/src/owner/websites.service.ts';
+import { randomIds } from '../packages/server/src/shared/ids.ts';
+import { createApiKey } from '../packages/server/src/sites/api-keys.service.ts';
+import { createOwner } from '../packages/server/src/sites/owners.service.ts';
+import { createWebsite } from '../packages/server/src/sites/websites.service.ts';
 import { send } from './harness.ts';
 import { definitions, dropDefinitions, session, type Definition } from './load-catalog.ts';
 

@@ -21,7 +21,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { fromMinorUnits } from '../packages/server/src/catalog/money.ts';
+import { fromMinorUnits } from '../packages/server/src/shared/money.ts';
 import {
   cpuMeter,
   fmt,

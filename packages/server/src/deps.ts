@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import { ListCache } from './catalog/list-cache.ts';
 import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
-import type { Clock } from './clock.ts';
-import { orderCaches, type OrderCaches } from './commerce/order-caches.ts';
+import type { Clock } from './shared/clock.ts';
+import { orderCaches, type OrderCaches } from './orders/order-caches.ts';
 import { DEFAULT_ORDER_IMPORTS_PER_HOUR, DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
-import type { Ids } from './ids.ts';
+import type { Ids } from './shared/ids.ts';
 import type { Jobs } from './jobs/queue.ts';
 import { queueStats } from './jobs/queue-stats.ts';
 import type { ImageStorage } from './media/storage.ts';

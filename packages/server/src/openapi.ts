@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { systemClock } from './clock.ts';
+import { systemClock } from './shared/clock.ts';
 import { openDatabase } from './db/database.ts';
 import { Jobs } from './jobs/queue.ts';
 import { FileImageStorage } from './media/storage.ts';
-import { randomIds } from './ids.ts';
+import { randomIds } from './shared/ids.ts';
 import { webhookSettings } from './webhooks/delivery.ts';
 
 /** Where the committed document lives: the repository root. */

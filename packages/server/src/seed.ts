@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { updateAltText, uploadImage, type ImageDeps } from './catalog/images.service.ts';
+import { updateAltText, uploadImage, type ImageDeps } from './catalog/images/images.service.ts';
 import { createProduct } from './catalog/products.service.ts';
-import { createOrder, fulfillOrder } from './commerce/orders.service.ts';
-import type { OrderDeps } from './commerce/place-order.ts';
-import { sampleOrderDraft } from './commerce/sample-order.ts';
-import { SCOPES } from './oauth/scopes.ts';
-import { createApiKey } from './owner/api-keys.service.ts';
-import { createOwner } from './owner/owners.service.ts';
+import { createOrder, fulfillOrder } from './orders/orders.service.ts';
+import type { OrderDeps } from './orders/place-order.ts';
+import { sampleOrderDraft } from './orders/sample-order.ts';
+import { SCOPES } from './shared/scopes.ts';
+import { createApiKey } from './sites/api-keys.service.ts';
+import { createOwner } from './sites/owners.service.ts';
 import { swatchPicture } from './media/images.ts';
-import { createWebsite } from './owner/websites.service.ts';
+import { createWebsite } from './sites/websites.service.ts';
 
 export interface DemoSite {
   email: string;

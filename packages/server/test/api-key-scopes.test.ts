@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseKeyScopes } from '../src/owner/api-key-scopes.ts';
-import { createApiKey } from '../src/owner/api-keys.service.ts';
+import { parseKeyScopes } from '../src/sites/api-key-scopes.ts';
+import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 

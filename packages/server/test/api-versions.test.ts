@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { registerErrorHandling } from '../src/http/error-handler.ts';
-import { requestIds } from '../src/ids.ts';
+import { requestIds } from '../src/shared/ids.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { systemClock } from '../src/clock.ts';
-import { revokeApiKey } from '../src/owner/api-keys.service.ts';
-import { digest } from '../src/secrets.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import { revokeApiKey } from '../src/sites/api-keys.service.ts';
+import { digest } from '../src/shared/secrets.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { noticed, testApp, versionsNoticed, type Site, type TestContext } from './helpers/test-app.ts';
 

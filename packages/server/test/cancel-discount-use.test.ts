@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { cancelOrder } from '../src/commerce/cancel-order.ts';
+import { cancelOrder } from '../src/orders/cancel-order.ts';
 import { cartOfShirts, createDiscount } from './helpers/checkout-discounts.ts';
 import { ordersOf, seeOther } from './helpers/shopper.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';

@@ -5,13 +5,13 @@ import { productDocuments } from '../src/catalog/product-documents.ts';
 import { createProduct } from '../src/catalog/products.service.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { Jobs } from '../src/jobs/queue.ts';
-import { apiKeyCache, authenticateApiKey } from '../src/owner/api-keys.service.ts';
-import { systemClock } from '../src/clock.ts';
-import { randomIds } from '../src/ids.ts';
+import { apiKeyCache, authenticateApiKey } from '../src/sites/api-keys.service.ts';
+import { systemClock } from '../src/shared/clock.ts';
+import { randomIds } from '../src/shared/ids.ts';
 import { createClient } from '../src/oauth/clients.service.ts';
 import { issueCode } from '../src/oauth/codes.ts';
-import { createOwner } from '../src/owner/owners.service.ts';
-import { createWebsite } from '../src/owner/websites.service.ts';
+import { createOwner } from '../src/sites/owners.service.ts';
+import { createWebsite } from '../src/sites/websites.service.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { runCli } from './helpers/process.ts';
 

@@ -5,10 +5,10 @@ import {
   awaitingFulfillmentQuery,
   dailyRevenueQuery,
   selectDailyRevenue,
-} from '../src/commerce/dashboard.repo.ts';
-import { siteDashboard } from '../src/commerce/dashboard.service.ts';
-import { createOrder } from '../src/commerce/orders.service.ts';
-import type { OrderDraft } from '../src/commerce/place-order.ts';
+} from '../src/analytics/dashboard.repo.ts';
+import { siteDashboard } from '../src/analytics/dashboard.service.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
+import type { OrderDraft } from '../src/orders/place-order.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { nativeDraft } from './helpers/orders.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { standardShippingId } from '../src/discounts/fulfillment-options.ts';
-import { createApiKey } from '../src/owner/api-keys.service.ts';
+import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { body, code, DAY, discountCalls, DISCOUNTS as PATH, invalid, usd } from './helpers/discounts.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { withCredential } from './helpers/inventory.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sweepExpiredRows } from '../src/expired-rows.ts';
+import { sweepExpiredRows } from '../src/jobs/expired-rows.ts';
 import { revokeAccess } from '../src/oauth/revocation.ts';
 import { TestBrowser } from './helpers/browser.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createStorePage } from '../src/catalog/store-pages.service.ts';
-import { randomIds } from '../src/ids.ts';
-import { revokeApiKey } from '../src/owner/api-keys.service.ts';
-import { digest } from '../src/secrets.ts';
+import { createStorePage } from '../src/sites/store-pages.service.ts';
+import { randomIds } from '../src/shared/ids.ts';
+import { revokeApiKey } from '../src/sites/api-keys.service.ts';
+import { digest } from '../src/shared/secrets.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { appWithoutDatabase } from './helpers/no-database.ts';
 import { assertError } from './helpers/shape.ts';

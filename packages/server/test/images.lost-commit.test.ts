@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import sharp from 'sharp';
-import { ORPHAN_MIN_AGE_MS, sweepOrphanImages } from '../src/catalog/image-sweep.ts';
+import { ORPHAN_MIN_AGE_MS, sweepOrphanImages } from '../src/catalog/images/image-sweep.ts';
 import { createProduct, multipartFile, physical } from './helpers/factories.ts';
 import { assertError } from './helpers/shape.ts';
 import { storedImageIds, testApp, type Site, type TestContext } from './helpers/test-app.ts';

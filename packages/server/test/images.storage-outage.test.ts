@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { processImage } from '../src/catalog/image-jobs.ts';
+import { processImage } from '../src/catalog/images/image-jobs.ts';
 import { FileImageStorage } from '../src/media/storage.ts';
 import { createProduct, multipartFile, physical } from './helpers/factories.ts';
 import { TestS3Server } from './helpers/s3-server.ts';

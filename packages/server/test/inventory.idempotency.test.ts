@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createApiKey } from '../src/owner/api-keys.service.ts';
+import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { applied, countBy, inventoryCalls, invalid, newKey, withCredential } from './helpers/inventory.ts';
 import { grantTokens, registerApp } from './helpers/oauth.ts';
 import { assertError } from './helpers/shape.ts';

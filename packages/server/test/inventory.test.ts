@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { InventoryById, InventoryPage } from '../src/catalog/inventory.schemas.ts';
-import { createApiKey } from '../src/owner/api-keys.service.ts';
+import { InventoryById, InventoryPage } from '../src/catalog/inventory/inventory.schemas.ts';
+import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { createProduct, digital, physical, variant } from './helpers/factories.ts';
 import {
   applied,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createOwner } from '../src/owner/owners.service.ts';
-import { createWebsite } from '../src/owner/websites.service.ts';
+import { createOwner } from '../src/sites/owners.service.ts';
+import { createWebsite } from '../src/sites/websites.service.ts';
 import { apiCall, grantTokens, registerApp, type App } from './helpers/oauth.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';

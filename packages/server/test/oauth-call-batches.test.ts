@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { tokenLookups } from '../src/oauth/access-tokens.ts';
 import { codeExchanges, type RedeemCall } from '../src/oauth/grants/authorization-code.ts';
 import { newPair } from '../src/oauth/tokens.ts';
-import { digest } from '../src/secrets.ts';
+import { digest } from '../src/shared/secrets.ts';
 import {
   allow,
   apiCall,

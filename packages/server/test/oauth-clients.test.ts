@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ValidationError } from '../src/errors.ts';
+import { ValidationError } from '../src/shared/errors.ts';
 import {
   authenticateClient,
   createClient,
   rotateClientSecret,
   type ClientInput,
 } from '../src/oauth/clients.service.ts';
-import { createOwner } from '../src/owner/owners.service.ts';
+import { createOwner } from '../src/sites/owners.service.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 
 let ctx: TestContext;

@@ -6,7 +6,7 @@ import { CallBatches } from '../src/db/call-batches.ts';
 import { sendRefreshes, type RefreshCall } from '../src/oauth/grants/refresh-batches.ts';
 import { MAX_UNCONFIRMED } from '../src/oauth/grants/refresh-token.ts';
 import { newPair } from '../src/oauth/tokens.ts';
-import { digest } from '../src/secrets.ts';
+import { digest } from '../src/shared/secrets.ts';
 import { apiCall, grantTokens, oauthTestApp, recordingPool, refresh, type App } from './helpers/oauth.ts';
 import type { Site, TestContext } from './helpers/test-app.ts';
 import { until } from './helpers/webhooks.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Order } from '../src/commerce/orders.schemas.ts';
-import { createApiKey } from '../src/owner/api-keys.service.ts';
+import { Order } from '../src/orders/orders.schemas.ts';
+import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';
 import { inventoryCalls, sku, withCredential } from './helpers/inventory.ts';
 import { created, customLine, importBody, importOrder, line, orderKey, ORDERS } from './helpers/orders.ts';

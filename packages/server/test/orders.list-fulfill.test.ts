@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { OrdersPage } from '../src/commerce/orders.schemas.ts';
-import { listOrders } from '../src/commerce/orders.read.ts';
-import { createOrder } from '../src/commerce/orders.service.ts';
+import { OrdersPage } from '../src/orders/orders.schemas.ts';
+import { listOrders } from '../src/orders/orders.read.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
 import { changingAfter } from './helpers/between-queries.ts';
 import { created, customLine, importBody, nativeDraft, ORDERS } from './helpers/orders.ts';
 import { assertError, assertShape } from './helpers/shape.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { cancelOrder } from '../src/commerce/cancel-order.ts';
-import { createOrder } from '../src/commerce/orders.service.ts';
-import type { DraftLine } from '../src/commerce/place-order.ts';
+import { cancelOrder } from '../src/orders/cancel-order.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
+import type { DraftLine } from '../src/orders/place-order.ts';
 import { inventoryCalls } from './helpers/inventory.ts';
 import { nativeDraft } from './helpers/orders.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';

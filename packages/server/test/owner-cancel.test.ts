@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { cancelOrder } from '../src/commerce/cancel-order.ts';
-import { createOrder } from '../src/commerce/orders.service.ts';
-import type { DraftLine, OrderDraft } from '../src/commerce/place-order.ts';
+import { cancelOrder } from '../src/orders/cancel-order.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
+import type { DraftLine, OrderDraft } from '../src/orders/place-order.ts';
 import { createProduct, money, physical, variant } from './helpers/factories.ts';
 import { nativeDraft, ORDERS } from './helpers/orders.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';

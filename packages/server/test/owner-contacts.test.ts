@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createOrder } from '../src/commerce/orders.service.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
 import { address, addEntry, contactBody, createContact, uniqueEmail } from './helpers/contacts.ts';
 import { nativeDraft } from './helpers/orders.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';

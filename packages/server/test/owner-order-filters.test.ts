@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createOrder } from '../src/commerce/orders.service.ts';
-import type { OrderDraft } from '../src/commerce/place-order.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
+import type { OrderDraft } from '../src/orders/place-order.ts';
 import { nativeDraft } from './helpers/orders.ts';
 import { listedOrders, olderLink, signedInOwner } from './helpers/owner-pages.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';

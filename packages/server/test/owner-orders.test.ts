@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createOrder } from '../src/commerce/orders.service.ts';
-import type { OrderDraft } from '../src/commerce/place-order.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
+import type { OrderDraft } from '../src/orders/place-order.ts';
 import { TestBrowser } from './helpers/browser.ts';
 import { createProduct, money, physical, variant } from './helpers/factories.ts';
 import { nativeDraft, ORDERS } from './helpers/orders.ts';

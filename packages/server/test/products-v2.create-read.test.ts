@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ProductV2, ProductV2List } from '../src/catalog/products-v2.schemas.ts';
+import { ProductV2, ProductV2List } from '../src/catalog/v2/products-v2.schemas.ts';
 import { createProduct, digital, money, physical } from './helpers/factories.ts';
 import { PRODUCT_KEYS, productsV2Calls, sku, V2, VARIANT_KEYS, type Json } from './helpers/products-v2.ts';
 import { assertError, assertShape } from './helpers/shape.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Product } from '../src/catalog/products.schemas.ts';
-import { ProductV2 } from '../src/catalog/products-v2.schemas.ts';
+import { ProductV2 } from '../src/catalog/v2/products-v2.schemas.ts';
 import { createProduct, money, multipartFile, physical, variant } from './helpers/factories.ts';
 import { assertError, assertShape } from './helpers/shape.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Product } from '../src/catalog/products.schemas.ts';
-import { randomIds } from '../src/ids.ts';
-import { createApiKey } from '../src/owner/api-keys.service.ts';
+import { randomIds } from '../src/shared/ids.ts';
+import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { createProduct, digital, money, physical, variant } from './helpers/factories.ts';
 import { assertError, assertShape } from './helpers/shape.ts';
 import { BASE_URL, testApp, type Site, type TestContext } from './helpers/test-app.ts';

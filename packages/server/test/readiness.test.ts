@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { freePort } from '../src/net.ts';
+import { freePort } from '../src/shared/net.ts';
 import { appWithoutDatabase } from './helpers/no-database.ts';
 import { assertError } from './helpers/shape.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createOrder } from '../src/commerce/orders.service.ts';
-import { sampleOrderDraft } from '../src/commerce/sample-order.ts';
-import { NotFound } from '../src/errors.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
+import { sampleOrderDraft } from '../src/orders/sample-order.ts';
+import { NotFound } from '../src/shared/errors.ts';
 import { createProduct, digital, money, physical, variant } from './helpers/factories.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 

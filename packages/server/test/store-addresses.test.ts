@@ -1,10 +1,10 @@
 /**
- * Where stores live: each website's under /s/<websiteId> (catalog/store-urls.ts), in the API's
+ * Where stores live: each website's under /s/<websiteId> (shared/store-urls.ts), in the API's
  * urls and in the store's own links; what names no store of this website is a store 404.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createStorePage } from '../src/catalog/store-pages.service.ts';
+import { createStorePage } from '../src/sites/store-pages.service.ts';
 import { createProduct, physical } from './helpers/factories.ts';
 import { pathOf, storeGetter } from './helpers/storefront.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';

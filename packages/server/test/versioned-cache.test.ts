@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { GONE, VersionedCache } from '../src/versioned-cache.ts';
+import { GONE, VersionedCache } from '../src/shared/versioned-cache.ts';
 
 const cache = (maxBytes = 1000, trusted = true) =>
   new VersionedCache<string>(

@@ -5,7 +5,7 @@ import { attemptDelivery } from '../src/webhooks/delivery.ts';
 import { sweepDeliveries } from '../src/webhooks/delivery-sweep.ts';
 import { sql } from 'kysely';
 import { TestBrowser } from './helpers/browser.ts';
-import { createOrder } from '../src/commerce/orders.service.ts';
+import { createOrder } from '../src/orders/orders.service.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';
 import { customLine, importBody, importOrder, nativeDraft } from './helpers/orders.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';

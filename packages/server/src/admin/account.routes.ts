@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { recordAudit } from '../audit.ts';
-import { DomainError } from '../errors.ts';
-import { createOwner, ownerSignIn } from '../owner/owners.service.ts';
-import { hashPassword, verifyPassword } from '../owner/passwords.ts';
+import { recordAudit } from '../sites/audit.ts';
+import { DomainError } from '../shared/errors.ts';
+import { createOwner, ownerSignIn } from '../sites/owners.service.ts';
+import { hashPassword, verifyPassword } from '../sites/passwords.ts';
 import { html, type Html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { requireCsrf } from './session.ts';

@@ -1,8 +1,8 @@
-import type { Clock } from '../clock.ts';
-import type { OrderDeps } from '../commerce/place-order.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { OrderDeps } from '../orders/place-order.ts';
 import type { Db } from '../db/database.ts';
 import type { ApiDeps } from '../deps.ts';
-import type { Ids } from '../ids.ts';
+import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { AccessTokenCache } from '../oauth/access-tokens.ts';
 import type { ClientCache } from '../oauth/client-cache.ts';

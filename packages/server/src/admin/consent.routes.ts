@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { Forbidden } from '../errors.ts';
+import { Forbidden } from '../shared/errors.ts';
 import { checkAuthorizeRequest, withParams, type AuthorizeQuery } from '../oauth/authorize.ts';
 import {
   answerAuthorizationRequest,
@@ -8,13 +8,13 @@ import {
 } from '../oauth/authorization-requests.ts';
 import { consentClient } from '../oauth/clients.service.ts';
 import { issueCode } from '../oauth/codes.ts';
-import { SCOPE_DESCRIPTIONS, isScope } from '../oauth/scopes.ts';
+import { SCOPE_DESCRIPTIONS, isScope } from '../shared/scopes.ts';
 import { requireCsrf } from './session.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
-import { ownedWebsites } from '../owner/websites.service.ts';
+import { ownedWebsites } from '../sites/websites.service.ts';
 import { ownerOf } from './owner.ts';
-import { iconPath } from './developer-apps.routes.ts';
+import { iconPath } from './developers/developer-apps.routes.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 import { field } from '../pages/forms.ts';

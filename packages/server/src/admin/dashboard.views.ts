@@ -1,5 +1,5 @@
-import { fromMinorUnits } from '../catalog/money.ts';
-import type { Dashboard } from '../commerce/dashboard.service.ts';
+import { fromMinorUnits } from '../shared/money.ts';
+import type { Dashboard } from '../analytics/dashboard.service.ts';
 import type { WebsitesTable } from '../db/schema.ts';
 import { html, type Html } from '../pages/html.ts';
 import { tableBox } from './layout.ts';

@@ -1,11 +1,11 @@
 import '@fastify/cookie';
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Forbidden } from '../errors.ts';
-import type { Clock } from '../clock.ts';
+import { Forbidden } from '../shared/errors.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
-import { digest, secretsEqual } from '../secrets.ts';
-import { deleteSession, findSessionOwner, insertSession } from '../owner/sessions.repo.ts';
+import { digest, secretsEqual } from '../shared/secrets.ts';
+import { deleteSession, findSessionOwner, insertSession } from '../sites/sessions.repo.ts';
 import { presentedCsrf } from '../pages/forms.ts';
 
 export const SESSION_COOKIE = 'emporium_session';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { TransactionsSummary } from '../commerce/profiles.schemas.ts';
+import { TransactionsSummary } from '../customers/profiles.schemas.ts';
 
 /** The body and answer of `POST /v1/analytics/transaction-summaries` (platform-surface 2.8). */
 

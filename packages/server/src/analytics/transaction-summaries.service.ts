@@ -1,4 +1,4 @@
-import { decimalToMinorUnits, fromMinorUnits } from '../catalog/money.ts';
+import { decimalToMinorUnits, fromMinorUnits } from '../shared/money.ts';
 import type { Db } from '../db/database.ts';
 import { selectSummaries, type SummaryRow } from './transaction-summaries.repo.ts';
 import type {
@@ -6,7 +6,7 @@ import type {
   TransactionsSummaryT,
   TransactionsSummaryWrapperT,
 } from './transaction-summaries.schemas.ts';
-import { OBJECT_ID } from '../ids.ts';
+import { OBJECT_ID } from '../shared/ids.ts';
 
 /**
  * Contacts' transaction summaries (platform-surface 2.8), computed from the website's transaction

@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { closeWindow } from '../db/change-clock.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { Window } from '../iso-time.ts';
-import { VersionedCache } from '../versioned-cache.ts';
+import type { Window } from '../shared/iso-time.ts';
+import { VersionedCache } from '../shared/versioned-cache.ts';
 
 /** A row of a list page: which document, at which version (its modifiedOn in milliseconds). */
 export interface Head {

@@ -1,6 +1,6 @@
 import type { VariantsTable } from '../db/schema.ts';
-import { ValidationError } from '../errors.ts';
-import type { WebsiteRow } from '../owner/websites.repo.ts';
+import { ValidationError } from '../shared/errors.ts';
+import type { WebsiteRow } from '../sites/websites.repo.ts';
 import { checkUniqueCombinations, checkVariantAttributeNames } from './product-rules.ts';
 import {
   checkProductFields,

@@ -1,7 +1,7 @@
 import { stampRows } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import type { ProductsTable } from '../db/schema.ts';
-import { NotFound } from '../errors.ts';
+import { NotFound } from '../shared/errors.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { descriptionText } from './description.ts';
 import { searchText } from './product-rules.ts';

@@ -1,5 +1,5 @@
 import type { ChangeFeed } from '../db/change-feed.ts';
-import { GONE, VersionedCache } from '../versioned-cache.ts';
+import { GONE, VersionedCache } from '../shared/versioned-cache.ts';
 import type { ApiVersion } from './product-types.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { VariantsTable } from '../db/schema.ts';
-import { ValidationError } from '../errors.ts';
-import type { MeasurementStandard } from '../owner/websites.service.ts';
-import { toMinorUnits } from './money.ts';
+import { ValidationError } from '../shared/errors.ts';
+import type { MeasurementStandard } from '../sites/websites.service.ts';
+import { toMinorUnits } from '../shared/money.ts';
 import type { MeasurementsInputT, PricingInputT } from './products.schemas.ts';
 import { SLUG } from './slug.ts';
 

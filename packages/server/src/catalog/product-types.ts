@@ -1,5 +1,5 @@
 import type { ProductType } from '../db/schema.ts';
-import { MethodNotAllowed, NotFound, ValidationError } from '../errors.ts';
+import { MethodNotAllowed, NotFound, ValidationError } from '../shared/errors.ts';
 
 /**
  * What each product type carries (platform-surface 2.5.1) and which API version serves it: the

@@ -1,5 +1,5 @@
-import { ValidationError } from '../errors.ts';
-import { parseWindow } from '../iso-time.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { parseWindow } from '../shared/iso-time.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { SERVED, servedTypes, type ApiVersion, type ProductType } from './product-types.ts';
 import type * as repo from './products.repo.ts';

@@ -1,7 +1,7 @@
 import type { ImagesTable, ProductsTable, VariantsTable } from '../db/schema.ts';
-import { fromMinorUnits } from './money.ts';
+import { fromMinorUnits } from '../shared/money.ts';
 import type { ProductImageT, ProductT, ProductVariantT } from './products.schemas.ts';
-import { productUrl } from './store-urls.ts';
+import { productUrl } from '../shared/store-urls.ts';
 
 /** A product as the read queries return it: its store page slug and its variants alongside. */
 export type ProductRow = Omit<ProductsTable, 'search_text'> & {

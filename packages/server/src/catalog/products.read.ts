@@ -1,11 +1,11 @@
-import type { Clock } from '../clock.ts';
-import { NotFound, ValidationError } from '../errors.ts';
+import type { Clock } from '../shared/clock.ts';
+import { NotFound, ValidationError } from '../shared/errors.ts';
 import { documentList, listedAlone } from '../http/json-reply.ts';
 import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import { settledPage } from '../pagination/settled-page.ts';
 import { listPageHeads, type ListCache } from './list-cache.ts';
 import { toProduct, type ProductRow } from './products.mapper.ts';
-import { toProductV2 } from './products-v2.mapper.ts';
+import { toProductV2 } from './v2/products-v2.mapper.ts';
 import { cursorAfter, parseListQuery } from './products-list-query.ts';
 import * as repo from './products.repo.ts';
 import type { ProductDocuments } from './product-documents.ts';

@@ -3,7 +3,7 @@ import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import type { ProductsTable, ProductType, VariantsTable } from '../db/schema.ts';
 import type { Head } from './list-cache.ts';
 import type { ImageRow, ProductRow, VariantRow } from './products.mapper.ts';
-import type { Window } from '../iso-time.ts';
+import type { Window } from '../shared/iso-time.ts';
 
 /**
  * SQL for products and their variants; nothing else in the catalog touches these tables, except

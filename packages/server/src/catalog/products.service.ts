@@ -1,13 +1,13 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { stampRows } from '../db/change-clock.ts';
 import { uniqueViolation, type Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
-import { Conflict, NotFound, ValidationError } from '../errors.ts';
-import type { Ids } from '../ids.ts';
+import { Conflict, NotFound, ValidationError } from '../shared/errors.ts';
+import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import { emit } from '../webhooks/outbox.ts';
-import { GONE } from '../versioned-cache.ts';
-import { getWebsite } from '../owner/websites.service.ts';
+import { GONE } from '../shared/versioned-cache.ts';
+import { getWebsite } from '../sites/websites.service.ts';
 import { descriptionText, sanitizeDescription } from './description.ts';
 import { checkNewProduct, variantRows, type ProductInput } from './new-product.ts';
 import {
@@ -25,8 +25,8 @@ import {
   type ApiVersion,
 } from './product-types.ts';
 import type { ImageStorage } from '../media/storage.ts';
-import { removeFilesOf } from './image-sweep.ts';
-import * as images from './images.repo.ts';
+import { removeFilesOf } from './images/image-sweep.ts';
+import * as images from './images/images.repo.ts';
 import { changeProduct } from './product-changes.ts';
 import { getProduct, type ProductJson } from './products.read.ts';
 import * as repo from './products.repo.ts';
@@ -34,7 +34,7 @@ import type { ListCache } from './list-cache.ts';
 import type { ProductDocuments } from './product-documents.ts';
 import type { UpdateProductInput } from './products.schemas.ts';
 import { slugify, firstFreeSlug } from './slug.ts';
-import { findStorePage } from './store-pages.repo.ts';
+import { findStorePage } from '../sites/store-pages.repo.ts';
 
 export interface CatalogDeps extends repo.Reader {
   clock: Clock;

@@ -1,9 +1,9 @@
 import type { Db } from '../db/database.ts';
 import type { ProductsTable, VariantsTable } from '../db/schema.ts';
 import { uniqueViolation } from '../db/database.ts';
-import { Conflict, NotFound, ValidationError } from '../errors.ts';
-import { getWebsite } from '../owner/websites.service.ts';
-import type { WebsiteRow } from '../owner/websites.repo.ts';
+import { Conflict, NotFound, ValidationError } from '../shared/errors.ts';
+import { getWebsite } from '../sites/websites.service.ts';
+import type { WebsiteRow } from '../sites/websites.repo.ts';
 import { changeProduct } from './product-changes.ts';
 import {
   checkAttributes,
@@ -12,7 +12,7 @@ import {
   pricingColumns,
   sameAttributes,
 } from './product-rules.ts';
-import * as images from './images.repo.ts';
+import * as images from './images/images.repo.ts';
 import type { VariantInput } from './new-product.ts';
 import {
   checkHasVariants,
@@ -24,10 +24,10 @@ import {
   type VariantType,
 } from './product-types.ts';
 import { toImage, toVariant, type VariantRow } from './products.mapper.ts';
-import { toVariantV2 } from './products-v2.mapper.ts';
+import { toVariantV2 } from './v2/products-v2.mapper.ts';
 import * as repo from './products.repo.ts';
 import type { ProductImageT, ProductVariantT } from './products.schemas.ts';
-import type { ProductVariantV2T } from './products-v2.schemas.ts';
+import type { ProductVariantV2T } from './v2/products-v2.schemas.ts';
 import type { CatalogDeps } from './products.service.ts';
 import type { UpdateVariantInput } from './variants.schemas.ts';
 

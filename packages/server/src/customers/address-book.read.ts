@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { NotFound, ValidationError } from '../errors.ts';
+import { NotFound, ValidationError } from '../shared/errors.ts';
 import { pagination, type CursorCodec, type Pagination } from '../pagination/cursor.ts';
 import * as repo from './address-book.repo.ts';
 import { toEntry } from './contacts.mapper.ts';
@@ -7,7 +7,7 @@ import { selectContact } from './contacts.repo.ts';
 import { DEFAULT_PAGE_SIZE, type AddressBookEntryT } from './contacts.schemas.ts';
 import { checkContactId } from './contacts.service.ts';
 import { listPageSize } from './page-size.ts';
-import { OBJECT_ID } from '../ids.ts';
+import { OBJECT_ID } from '../shared/ids.ts';
 
 /** Reading address books (platform-surface 2.6.2): an entry, and pages with the default first. */
 

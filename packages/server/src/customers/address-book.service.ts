@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { NotFound, ValidationError } from '../errors.ts';
+import { NotFound, ValidationError } from '../shared/errors.ts';
 import { emit, inTransaction } from '../webhooks/outbox.ts';
 import * as repo from './address-book.repo.ts';
 import { microsText, toEntry } from './contacts.mapper.ts';

@@ -1,8 +1,8 @@
-import type { Clock } from '../clock.ts';
-import { upsertBuyerProfile, type Buyer } from '../commerce/profiles.service.ts';
+import type { Clock } from '../shared/clock.ts';
+import { upsertBuyerProfile, type Buyer } from './profiles.service.ts';
 import type { Db } from '../db/database.ts';
 import type { AddressJson } from '../db/schema.ts';
-import type { Ids } from '../ids.ts';
+import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { findEqualEntry, type AddressColumns } from './address-book.repo.ts';

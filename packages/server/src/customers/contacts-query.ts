@@ -1,8 +1,8 @@
-import { exponent } from '../catalog/money.ts';
+import { exponent } from '../shared/money.ts';
 import type { Db } from '../db/database.ts';
-import { ValidationError } from '../errors.ts';
-import { parseDateTime } from '../iso-time.ts';
-import { findWebsite } from '../owner/websites.repo.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { parseDateTime } from '../shared/iso-time.ts';
+import { findWebsite } from '../sites/websites.repo.ts';
 import { pagination, type CursorCodec, type Pagination } from '../pagination/cursor.ts';
 import * as pages from './contacts-page.repo.ts';
 import { listPageSize } from './page-size.ts';

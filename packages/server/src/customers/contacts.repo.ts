@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { uniqueViolation, type Db } from '../db/database.ts';
 import type { ProfilesTable } from '../db/schema.ts';
-import { Conflict } from '../errors.ts';
+import { Conflict } from '../shared/errors.ts';
 
 /** SQL of contacts: the rows of profiles (one person, one id: platform-surface 2.6.2, Q5). */
 

@@ -1,8 +1,8 @@
-import type { Clock } from '../clock.ts';
-import { parseEmail } from '../commerce/order-input.ts';
+import type { Clock } from '../shared/clock.ts';
+import { parseEmail } from '../orders/order-input.ts';
 import type { Db } from '../db/database.ts';
-import { NotFound } from '../errors.ts';
-import { OBJECT_ID, type Ids } from '../ids.ts';
+import { NotFound } from '../shared/errors.ts';
+import { OBJECT_ID, type Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import { emit, inTransaction } from '../webhooks/outbox.ts';
 import { microsText, toContact } from './contacts.mapper.ts';

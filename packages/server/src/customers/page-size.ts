@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../shared/errors.ts';
 import { MAX_PAGE_SIZE } from './contacts.schemas.ts';
 
 /**

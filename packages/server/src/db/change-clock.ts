@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { DatabaseHandle, Db } from './database.ts';
 
 /**

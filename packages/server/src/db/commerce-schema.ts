@@ -84,7 +84,7 @@ export interface OrdersTable {
   grand_total_minor: number;
   placed_on: Timestamp;
   modified_on: Timestamp;
-  /** The rest of the order as sent, in wire order (commerce/order-document.ts). */
+  /** The rest of the order as sent, in wire order (orders/order-document.ts). */
   document: string | object;
   /** Whether placing it took its lines from stock; null: placed before this was recorded. */
   stock_taken: boolean | null;

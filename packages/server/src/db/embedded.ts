@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../net.ts';
+import { freePort } from '../shared/net.ts';
 import { databaseUser, letDatabaseUserIn, type RunAs } from './database-user.ts';
 import { Ownership, running } from './embedded-owner.ts';
 

@@ -1,4 +1,4 @@
-import { fromMinorUnits } from '../catalog/money.ts';
+import { fromMinorUnits } from '../shared/money.ts';
 import type { Criteria, DiscountRule, Template } from './discount-model.ts';
 import type { DiscountRow, Status } from './discounts.repo.ts';
 import type { DiscountT } from './discounts.schemas.ts';

@@ -1,6 +1,6 @@
-import { toMinorUnits } from '../catalog/money.ts';
-import { ValidationError } from '../errors.ts';
-import { parseDateTime } from '../iso-time.ts';
+import { toMinorUnits } from '../shared/money.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { parseDateTime } from '../shared/iso-time.ts';
 import { PAIRINGS, type Criteria, type Template, type Trigger } from './discount-model.ts';
 import type { DiscountBodyT } from './discounts.schemas.ts';
 import { fulfillmentOptions } from './fulfillment-options.ts';

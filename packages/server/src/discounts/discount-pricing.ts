@@ -1,4 +1,4 @@
-import { fromMinorUnits, type Money } from '../catalog/money.ts';
+import { fromMinorUnits, type Money } from '../shared/money.ts';
 import type { DiscountRule, Template } from './discount-model.ts';
 import { buyXGetYUnits } from './buy-x-get-y.ts';
 

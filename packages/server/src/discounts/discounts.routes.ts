@@ -19,7 +19,7 @@ import {
   replaceDiscount,
 } from './discounts.service.ts';
 
-/** website.discounts implies it (oauth/scopes.ts effectiveScopes). */
+/** website.discounts implies it (shared/scopes.ts effectiveScopes). */
 const READ = { scope: 'website.discounts.read' };
 const WRITE = { scope: 'website.discounts' };
 const tags = ['Discounts'];

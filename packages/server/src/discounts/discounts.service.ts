@@ -1,7 +1,7 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
-import { Conflict, NotFound, ValidationError } from '../errors.ts';
-import { OBJECT_ID, type Ids } from '../ids.ts';
+import { Conflict, NotFound, ValidationError } from '../shared/errors.ts';
+import { OBJECT_ID, type Ids } from '../shared/ids.ts';
 import { parseDiscount, productIdsOf, type DiscountDraft } from './discount-input.ts';
 import { CRITERIA_TYPES, TEMPLATE_TYPES, TRIGGER_TYPES, type DiscountRule } from './discount-model.ts';
 import { toDiscount, toRule } from './discount-document.ts';

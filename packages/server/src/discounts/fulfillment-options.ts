@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { standardShippingMinor } from '../commerce/web-order.ts';
+import { standardShippingMinor } from '../orders/web-order.ts';
 import type { CartShipping } from './discount-pricing.ts';
 
 /**
  * The website's fulfillment options (platform-surface 2.7.7), which FREE_SHIPPING templates name.
  * Emporium's store has one: the flat standard shipping its checkout charges
- * (commerce/web-order.ts `standardShippingMinor`). A flat rate has no carrier services, so its
+ * (orders/web-order.ts `standardShippingMinor`). A flat rate has no carrier services, so its
  * `availableServices` is empty, as the order's `shippingOptionServiceType` is null.
  */
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { Forbidden, Unauthorized, ValidationError } from '../errors.ts';
+import { Forbidden, Unauthorized, ValidationError } from '../shared/errors.ts';
 import type { Credential } from './credential.ts';
 
 /** A credential found in memory comes back as is; one the database must be asked for, as a promise. */

@@ -31,7 +31,7 @@ export const Money = Type.Object({
  * Money in a request: the wire's strings (`{"currency":"USD","value":"12.95"}`), or the number and
  * currency object of clients generated from the platform's API document
  * (`{"currency":{"currencyCode":"USD"},"value":12.95}`, platform-surface 0.4). Both become the
- * same minor units in catalog/money.ts (toMinorUnits); answers always carry strings (Money).
+ * same minor units in shared/money.ts (toMinorUnits); answers always carry strings (Money).
  */
 export const MoneyInput = Type.Object({
   currency: Type.Union(

@@ -1,5 +1,5 @@
 import type { AccessTokenCredential } from '../oauth/access-tokens.ts';
-import type { ApiKeyCredential } from '../owner/api-keys.service.ts';
+import type { ApiKeyCredential } from '../sites/api-keys.service.ts';
 
 /** What an API request is authorized by: a site's API key, or an app's OAuth access token. */
 export type Credential = ApiKeyCredential | AccessTokenCredential;

@@ -8,7 +8,7 @@ import {
   ServiceUnavailable,
   Unauthorized,
   ValidationError,
-} from '../errors.ts';
+} from '../shared/errors.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { isClientAbort } from './client-abort.ts';
 import { bodyUnread, closeAfterAnswer } from './early-close.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { ServiceUnavailable } from '../errors.ts';
+import { ServiceUnavailable } from '../shared/errors.ts';
 import type { ImageStorage } from '../media/storage.ts';
 
 /** What an instance needs to serve requests. */

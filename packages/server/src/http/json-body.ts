@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../shared/errors.ts';
 
 /** Far deeper than any body of this API; every walk of a body may then recurse safely (AB-5). */
 const MAX_DEPTH = 64;

@@ -1,7 +1,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { PassThrough, type Readable } from 'node:stream';
-import { DomainError, PayloadTooLarge, ValidationError } from '../errors.ts';
+import { DomainError, PayloadTooLarge, ValidationError } from '../shared/errors.ts';
 import { refuseNul } from './request-text.ts';
 
 export interface FilePart {

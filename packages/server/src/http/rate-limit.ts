@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Redis } from 'ioredis';
-import { RateLimited } from '../errors.ts';
+import { RateLimited } from '../shared/errors.ts';
 
 /** Limits are per minute (api-details 2): one fixed window a key, from its first request. */
 const WINDOW_MS = 60_000;

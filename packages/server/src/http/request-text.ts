@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../shared/errors.ts';
 
 /**
  * PostgreSQL text cannot hold the NUL character, so text carrying one is refused at the edge,

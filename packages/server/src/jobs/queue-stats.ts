@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
 import { IMAGE_FAILED_JOB, IMAGE_JOB, WEBHOOK_JOB } from './queue.ts';
 

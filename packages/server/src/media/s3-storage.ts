@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
-import { ServiceUnavailable } from '../errors.ts';
+import { ServiceUnavailable } from '../shared/errors.ts';
 import { checkFileName, IMAGE_ID, type ImageFolder, type ImageStorage } from './storage.ts';
 
 /** Where the objects live and how to reach the store; credentials from the SDK's default chain. */

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { Unauthorized } from '../errors.ts';
-import { digest } from '../secrets.ts';
+import { Unauthorized } from '../shared/errors.ts';
+import { digest } from '../shared/secrets.ts';
 import type { Metrics } from './metrics.ts';
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;

@@ -1,13 +1,13 @@
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { batchesPerPool, inCallOrder } from '../db/call-batches.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle } from '../db/database.ts';
-import type { Ids } from '../ids.ts';
-import { digestHex } from '../secrets.ts';
-import { effectiveScopes } from './scopes.ts';
-import { VersionedCache } from '../versioned-cache.ts';
+import type { Ids } from '../shared/ids.ts';
+import { digestHex } from '../shared/secrets.ts';
+import { effectiveScopes } from '../shared/scopes.ts';
+import { VersionedCache } from '../shared/versioned-cache.ts';
 
 /** How often a grant's last-used time is written: once a minute is enough to show it. */
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
-import { Forbidden, ValidationError } from '../errors.ts';
+import { Forbidden, ValidationError } from '../shared/errors.ts';
 import type { AuthorizeRequest } from './authorize.ts';
 
 /**

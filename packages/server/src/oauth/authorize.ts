@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
-import { parseScopeList, type Scope } from './scopes.ts';
-import { OBJECT_ID } from '../ids.ts';
+import { parseScopeList, type Scope } from '../shared/scopes.ts';
+import { OBJECT_ID } from '../shared/ids.ts';
 
 /** Query parameters as Fastify parses them: a repeated parameter is a list. */
 export type AuthorizeQuery = Record<string, string | string[] | undefined>;

@@ -1,5 +1,5 @@
 import type { ChangeFeed } from '../db/change-feed.ts';
-import { VersionedCache } from '../versioned-cache.ts';
+import { VersionedCache } from '../shared/versioned-cache.ts';
 
 /** What the token endpoint needs of a client to authenticate it. */
 export interface ClientSecret {

@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../shared/errors.ts';
 
 export const MAX_ICON_BYTES = 200 * 1024;
 /** Larger than any icon is shown; a small file declaring more is refused unread. */
@@ -35,7 +35,7 @@ function svgSize(text: string): { width: number; height: number } | undefined {
 /**
  * An app's icon (spec: .png or .svg, 200 KB, 1:1), checked from the file itself: the PNG
  * header's size, or the SVG root's width and height (or viewBox). An SVG is kept as sent: it
- * is only ever served with a policy that forbids its scripts (admin/developer-apps.routes.ts).
+ * is only ever served with a policy that forbids its scripts (admin/developers/developer-apps.routes.ts).
  */
 export function checkedIcon(fileName: string, data: Buffer): ClientIcon {
   const extension = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();

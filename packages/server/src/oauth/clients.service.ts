@@ -1,12 +1,12 @@
 import type { ClientCache } from './client-cache.ts';
 import { timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
 import type { OAuthClientsTable } from '../db/schema.ts';
-import { NotFound, ValidationError } from '../errors.ts';
-import type { Ids } from '../ids.ts';
-import { findOwnerIdByEmail } from '../owner/websites.repo.ts';
-import { digest, newSecret } from '../secrets.ts';
+import { NotFound, ValidationError } from '../shared/errors.ts';
+import type { Ids } from '../shared/ids.ts';
+import { findOwnerIdByEmail } from '../sites/websites.repo.ts';
+import { digest, newSecret } from '../shared/secrets.ts';
 import type { ClientIcon } from './client-icons.ts';
 
 export const CLIENT_SECRET_PREFIX = 'emp_cs_';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { recordAudit } from '../audit.ts';
-import { digest } from '../secrets.ts';
-import type { Scope } from './scopes.ts';
+import { recordAudit } from '../sites/audit.ts';
+import { digest } from '../shared/secrets.ts';
+import type { Scope } from '../shared/scopes.ts';
 import type { TokenDeps } from './tokens.ts';
 
 export const CODE_SECONDS = 120;

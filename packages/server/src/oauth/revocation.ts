@@ -1,6 +1,6 @@
-import { recordAudit } from '../audit.ts';
+import { recordAudit } from '../sites/audit.ts';
 import { retryingDeadlocks } from '../db/deadlock.ts';
-import { NotFound } from '../errors.ts';
+import { NotFound } from '../shared/errors.ts';
 import { emit, type OutboxDeps } from '../webhooks/outbox.ts';
 import type { TokenDeps } from './tokens.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { OAuthError } from '../errors.ts';
+import { OAuthError } from '../shared/errors.ts';
 
 /** A token request is a few short fields; anything larger is refused before it is parsed. */
 export const TOKEN_BODY_LIMIT = 16 * 1024;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { DomainError, OAuthError, RateLimited } from '../errors.ts';
+import { DomainError, OAuthError, RateLimited } from '../shared/errors.ts';
 import { registerRateLimit } from '../http/rate-limit.ts';
 import { authenticateClient } from './clients.service.ts';
 import { redeemCode } from './grants/authorization-code.ts';

@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { DatabaseHandle, Db } from '../db/database.ts';
-import type { Ids } from '../ids.ts';
+import type { Ids } from '../shared/ids.ts';
 import type { AccessTokenCache } from './access-tokens.ts';
 import type { ClientCache } from './client-cache.ts';
-import { digest, newSecret } from '../secrets.ts';
+import { digest, newSecret } from '../shared/secrets.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'emp_at_';
 export const REFRESH_TOKEN_PREFIX = 'emp_rt_';

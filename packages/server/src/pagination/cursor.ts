@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '../shared/errors.ts';
 
 /**
  * Opaque, tamper-evident page cursors (api-details 4): base64url JSON of the position and the

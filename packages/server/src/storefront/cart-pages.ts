@@ -1,7 +1,7 @@
 import '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { websitePath } from '../catalog/store-urls.ts';
-import { NotFound } from '../errors.ts';
+import { websitePath } from '../shared/store-urls.ts';
+import { NotFound } from '../shared/errors.ts';
 import { serverSecret } from '../db/server-secrets.ts';
 import { CART_COOKIE, cartKey, decodeCart, encodeCart, type Cart } from './cart.ts';
 import { receiptKey } from './checkout-receipt.ts';

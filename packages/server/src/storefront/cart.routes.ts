@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { websitePath } from '../catalog/store-urls.ts';
-import { DomainError } from '../errors.ts';
+import { websitePath } from '../shared/store-urls.ts';
+import { DomainError } from '../shared/errors.ts';
 import {
   cookieKeys,
   readCart,

@@ -1,7 +1,7 @@
-import { soldAsProductLine } from '../commerce/order-model.ts';
-import { productPath } from '../catalog/store-urls.ts';
+import { soldAsProductLine } from '../orders/order-model.ts';
+import { productPath } from '../shared/store-urls.ts';
 import type { Db } from '../db/database.ts';
-import { NotFound, ValidationError } from '../errors.ts';
+import { NotFound, ValidationError } from '../shared/errors.ts';
 import { addLine, isVariantId, MAX_QUANTITY, type Cart } from './cart.ts';
 import { selectCartVariants, type CartVariant } from './cart.repo.ts';
 

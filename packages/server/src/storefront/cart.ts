@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { ValidationError } from '../errors.ts';
-import { secretsEqual } from '../secrets.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { secretsEqual } from '../shared/secrets.ts';
 
 /**
  * A shopper's cart, kept in their browser as a cookie: the lines (variant and quantity) and a

@@ -1,4 +1,4 @@
-import { websitePath } from '../catalog/store-urls.ts';
+import { websitePath } from '../shared/store-urls.ts';
 import { html, type Html } from '../pages/html.ts';
 import type { CartItem, CartView } from './cart.service.ts';
 import { MAX_QUANTITY } from './cart.ts';

@@ -1,6 +1,6 @@
-import { parseEmail } from '../commerce/order-input.ts';
-import type { AddressJson } from '../commerce/order-model.ts';
-import { LIMITS } from '../commerce/orders.schemas.ts';
+import { parseEmail } from '../orders/order-input.ts';
+import type { AddressJson } from '../orders/order-model.ts';
+import { LIMITS } from '../orders/orders.schemas.ts';
 import type { CardErrors } from './test-cards.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
 import { priceCart, type PricedCart, type PromoOutcome } from '../discounts/discount-pricing.ts';
 import { redeemedBy } from '../discounts/discount-redemptions.repo.ts';
@@ -6,7 +6,7 @@ import { statusOf } from '../discounts/discount-document.ts';
 import { selectDiscountByCode } from '../discounts/discounts.repo.ts';
 import { liveDiscounts } from '../discounts/discounts.service.ts';
 import { standardShipping } from '../discounts/fulfillment-options.ts';
-import type { OrderDiscount } from '../commerce/web-order.ts';
+import type { OrderDiscount } from '../orders/web-order.ts';
 import type { CartItem } from './cart.service.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { secretsEqual } from '../secrets.ts';
-import { OBJECT_ID } from '../ids.ts';
+import { secretsEqual } from '../shared/secrets.ts';
+import { OBJECT_ID } from '../shared/ids.ts';
 
 /**
  * Which order's confirmation this browser may see: the order it placed last, in a cookie with

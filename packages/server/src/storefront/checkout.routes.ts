@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { websitePath } from '../catalog/store-urls.ts';
-import { findOrder } from '../commerce/orders.read.ts';
-import { NotFound } from '../errors.ts';
+import { websitePath } from '../shared/store-urls.ts';
+import { findOrder } from '../orders/orders.read.ts';
+import { NotFound } from '../shared/errors.ts';
 import type { Html } from '../pages/html.ts';
 import {
   cookieOptions,

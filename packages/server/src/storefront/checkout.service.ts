@@ -1,10 +1,10 @@
-import { saveImportKey } from '../commerce/orders.repo.ts';
-import { placeOrder, type OrderDeps, type OrderDraft } from '../commerce/place-order.ts';
-import { paidWebOrder } from '../commerce/web-order.ts';
+import { saveImportKey } from '../orders/orders.repo.ts';
+import { placeOrder, type OrderDeps, type OrderDraft } from '../orders/place-order.ts';
+import { paidWebOrder } from '../orders/web-order.ts';
 import type { Db } from '../db/database.ts';
 import { findKey, KEY_KEPT_MS } from '../db/idempotency-keys.ts';
-import { Conflict, ValidationError } from '../errors.ts';
-import { digest, digestHex } from '../secrets.ts';
+import { Conflict, ValidationError } from '../shared/errors.ts';
+import { digest, digestHex } from '../shared/secrets.ts';
 import type { Cart } from './cart.ts';
 import { droppedNotice, viewCart, type CartView } from './cart.service.ts';
 import { addressOf, buyerErrors, type CheckoutErrors, type CheckoutForm } from './checkout-form.ts';

@@ -1,6 +1,6 @@
-import { toMinorUnits, type Money } from '../catalog/money.ts';
-import { websitePath } from '../catalog/store-urls.ts';
-import type { OwnerOrder } from '../commerce/orders.read.ts';
+import { toMinorUnits, type Money } from '../shared/money.ts';
+import { websitePath } from '../shared/store-urls.ts';
+import type { OwnerOrder } from '../orders/orders.read.ts';
 import { html, type Html } from '../pages/html.ts';
 import type { CartView } from './cart.service.ts';
 import { itemLabel } from './cart.views.ts';

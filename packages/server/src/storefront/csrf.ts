@@ -1,7 +1,7 @@
 import '@fastify/cookie';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Forbidden } from '../errors.ts';
+import { Forbidden } from '../shared/errors.ts';
 import type { Html } from '../pages/html.ts';
 import { csrfInput, presentedCsrf } from '../pages/forms.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { websitePath } from '../catalog/store-urls.ts';
+import { websitePath } from '../shared/store-urls.ts';
 import { html, type Html } from '../pages/html.ts';
 
 /** The store a page belongs to; absent on a page for an address that names no store. */

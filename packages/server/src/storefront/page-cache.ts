@@ -1,4 +1,4 @@
-import { VersionedCache } from '../versioned-cache.ts';
+import { VersionedCache } from '../shared/versioned-cache.ts';
 
 /** A rendered page, cut where the browser's CSRF token goes (product.views.ts CSRF_SLOT). */
 export interface CutPage {

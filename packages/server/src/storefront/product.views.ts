@@ -1,7 +1,7 @@
 import { sanitizeDescription } from '../catalog/description.ts';
-import { soldAsProductLine } from '../commerce/order-model.ts';
+import { soldAsProductLine } from '../orders/order-model.ts';
 import type { ProductRow, VariantRow } from '../catalog/products.mapper.ts';
-import { productPath, storePagePath, websitePath } from '../catalog/store-urls.ts';
+import { productPath, storePagePath, websitePath } from '../shared/store-urls.ts';
 import { html, Html } from '../pages/html.ts';
 import { storePage, type StoreFrame } from './layout.ts';
 import {

@@ -1,6 +1,6 @@
 import { descriptionText } from '../catalog/description.ts';
 import { imageUrl, type ImageRow, type VariantRow } from '../catalog/products.mapper.ts';
-import { fromMinorUnits } from '../catalog/money.ts';
+import { fromMinorUnits } from '../shared/money.ts';
 import { html, type Html } from '../pages/html.ts';
 
 /** Pieces every store page shows a product with: prices, stock, images. */

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../shared/errors.ts';
 import { cartRoutes } from './cart.routes.ts';
 import { loadStoreCsrf } from './csrf.ts';
 import { sendStorePage, storePage } from './layout.ts';
@@ -15,7 +15,7 @@ import { notice } from '../pages/notice.ts';
 const FORM_BODY_LIMIT = 64 * 1024;
 
 /**
- * The public storefront: each website's store under /s/<websiteId> (catalog/store-urls.ts),
+ * The public storefront: each website's store under /s/<websiteId> (shared/store-urls.ts),
  * server-rendered HTML that works without JavaScript. No script at all, styles and images from
  * this origin only, never framed; every form carries the browser's CSRF token (csrf.ts).
  */

@@ -1,6 +1,6 @@
 import { selectProducts } from '../catalog/products.repo.ts';
 import type { ProductRow } from '../catalog/products.mapper.ts';
-import { NotFound, ValidationError } from '../errors.ts';
+import { NotFound, ValidationError } from '../shared/errors.ts';
 import { html } from '../pages/html.ts';
 import { storePage, type StoreFrame } from './layout.ts';
 import { productCard, productPage, CSRF_SLOT } from './product.views.ts';
@@ -14,7 +14,7 @@ import {
   type StorePageLink,
 } from './store.repo.ts';
 import type { StoreDeps } from './store-deps.ts';
-import { storePagePath } from '../catalog/store-urls.ts';
+import { storePagePath } from '../shared/store-urls.ts';
 import { settledPage } from '../pagination/settled-page.ts';
 import { notice } from '../pages/notice.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DeliveryStatus } from '../db/schema.ts';
-import { NotFound } from '../errors.ts';
+import { NotFound } from '../shared/errors.ts';
 import { RETRY_WINDOW_MS, type OutboxDeps } from './outbox.ts';
 
 export interface DeliveryView {

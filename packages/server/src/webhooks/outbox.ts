@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
 import type { WebhookDeliveriesTable } from '../db/schema.ts';
-import type { Ids } from '../ids.ts';
+import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { Topic, TopicData } from './topics.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { Forbidden } from '../errors.ts';
+import { Forbidden } from '../shared/errors.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import type { AccessTokenCredential } from '../oauth/access-tokens.ts';
 import type { DeliveryDeps } from './delivery.ts';

@@ -1,8 +1,8 @@
 import type { Db } from '../db/database.ts';
 import type { WebhookSubscriptionsTable } from '../db/schema.ts';
-import { Conflict, Forbidden, NotFound, ValidationError } from '../errors.ts';
+import { Conflict, Forbidden, NotFound, ValidationError } from '../shared/errors.ts';
 import type { AccessTokenCredential } from '../oauth/access-tokens.ts';
-import { effectiveScopes } from '../oauth/scopes.ts';
+import { effectiveScopes } from '../shared/scopes.ts';
 import { send, type DeliveryDeps } from './delivery.ts';
 import { endpointProblem } from './notification-post.ts';
 import { notificationBody } from './outbox.ts';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startApp, type RunningApp } from '../../../../examples/connect-app/src/app.ts';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { createClient } from '../../src/oauth/clients.service.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';

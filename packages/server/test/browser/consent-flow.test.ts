@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
 import { AUTHORIZE_PATH } from '../../src/admin/consent.routes.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createOrder } from '../../src/commerce/orders.service.ts';
-import { freePort } from '../../src/net.ts';
+import { createOrder } from '../../src/orders/orders.service.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { CHROMIUM, skipWithoutChromium } from '../helpers/chromium.ts';
 import { address, addEntry } from '../helpers/contacts.ts';

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { shirt, stockOf } from '../helpers/shopper.ts';

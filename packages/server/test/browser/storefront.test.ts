@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { createProduct, money, multipartFile, physical, variant } from '../helpers/factories.ts';
@@ -139,7 +139,9 @@ test(
     // shopper scrolls, so the test scrolls to each and waits for it rather than for `load`.
     for (const image of await page.locator('img').all()) {
       await image.scrollIntoViewIfNeeded();
-      await image.evaluate((i: HTMLImageElement) => (i.complete ? undefined : i.decode().catch(() => undefined)));
+      await image.evaluate((i: HTMLImageElement) =>
+        i.complete ? undefined : i.decode().catch(() => undefined),
+      );
     }
     const loaded = await page.$$eval('img', (images) => images.map((i) => i.complete && i.naturalWidth > 0));
     assert.deepEqual(loaded, [true, true, true]);

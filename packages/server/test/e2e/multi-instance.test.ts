@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
-import type { Scope } from '../../src/oauth/scopes.ts';
+import type { Scope } from '../../src/shared/scopes.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { connectedAppToken } from '../helpers/app-token.ts';
 import { freshDatabase } from '../helpers/database.ts';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { freshDatabase } from '../helpers/database.ts';
 
 /**

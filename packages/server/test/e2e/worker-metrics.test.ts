@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { startWorker } from '../helpers/process.ts';
 import { TempFolders } from '../helpers/temp-folders.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { randomIds } from '../../src/ids.ts';
+import { randomIds } from '../../src/shared/ids.ts';
 import { createClient } from '../../src/oauth/clients.service.ts';
 import { issueCode } from '../../src/oauth/codes.ts';
-import type { Scope } from '../../src/oauth/scopes.ts';
+import type { Scope } from '../../src/shared/scopes.ts';
 import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
 import { basic, REDIRECT_URI } from './oauth.ts';
 import { request } from './process.ts';

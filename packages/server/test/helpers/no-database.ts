@@ -1,12 +1,12 @@
 import os from 'node:os';
 import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/shared/clock.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { randomIds } from '../../src/ids.ts';
+import { randomIds } from '../../src/shared/ids.ts';
 import { Jobs } from '../../src/jobs/queue.ts';
 import { FileImageStorage } from '../../src/media/storage.ts';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 import { webhookSettings } from '../../src/webhooks/delivery.ts';
 
 /** An app whose database is a closed port on 127.0.0.1, as when the database is down. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { createClient } from '../../src/oauth/clients.service.ts';
 import { issueCode, type CodeRequest } from '../../src/oauth/codes.ts';
-import type { Scope } from '../../src/oauth/scopes.ts';
+import type { Scope } from '../../src/shared/scopes.ts';
 import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
 import { testApp, type Site, type TestAppOptions, type TestContext } from './test-app.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { OrderDraft } from '../../src/commerce/place-order.ts';
+import type { OrderDraft } from '../../src/orders/place-order.ts';
 import type { Site } from './test-app.ts';
 
 export const ORDERS = '/1.0/commerce/orders';

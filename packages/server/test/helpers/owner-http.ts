@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Scope } from '../../src/oauth/scopes.ts';
+import type { Scope } from '../../src/shared/scopes.ts';
 import { request, type Response } from './process.ts';
 
 /**

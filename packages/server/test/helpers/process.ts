@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../src/net.ts';
+import { freePort } from '../../src/shared/net.ts';
 
 /** Run as an executable, as npm start and npx do, so that its own node options apply. */
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/emporium.js');

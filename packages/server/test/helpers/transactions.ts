@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { PlacedOrder } from '../../src/commerce/order-model.ts';
-import type { Ids } from '../../src/ids.ts';
+import type { PlacedOrder } from '../../src/orders/order-model.ts';
+import type { Ids } from '../../src/shared/ids.ts';
 
 /** Orders and ids for the transactions.*.test.ts files. */
 

@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import type { Scope } from '../../src/oauth/scopes.ts';
+import type { Scope } from '../../src/shared/scopes.ts';
 import { grantTokens, registerApp, USER_AGENT, type App } from './oauth.ts';
 import type { Site, TestContext } from './test-app.ts';
 

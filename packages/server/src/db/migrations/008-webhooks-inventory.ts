@@ -91,6 +91,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('inventory_adjustment_keys')
     .column('created_at')
     .execute();
-  // The inventory list pages through a website's variants by id (catalog/inventory.repo.ts).
+  // The inventory list pages through a website's variants by id (catalog/inventory/inventory.repo.ts).
   await sql`CREATE INDEX variants_website_idx ON variants (website_id, id)`.execute(db);
 }

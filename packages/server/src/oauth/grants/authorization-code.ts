@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { batchesPerPool, callInOrder, type Argument } from '../../db/call-batches.ts';
-import { OAuthError } from '../../errors.ts';
-import { digest } from '../../secrets.ts';
+import { OAuthError } from '../../shared/errors.ts';
+import { digest } from '../../shared/secrets.ts';
 import { newPair, type GrantDeps, type TokenResponse } from '../tokens.ts';
 import { requiredField, type TokenRequest } from './request.ts';
 import { STORED_PAIR, storedPair, type StoredPair } from './stored-pair.ts';

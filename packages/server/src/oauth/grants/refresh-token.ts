@@ -1,6 +1,6 @@
 import { batchesPerPool } from '../../db/call-batches.ts';
-import { OAuthError } from '../../errors.ts';
-import { digest } from '../../secrets.ts';
+import { OAuthError } from '../../shared/errors.ts';
+import { digest } from '../../shared/secrets.ts';
 import { newPair, type GrantDeps, type TokenResponse } from '../tokens.ts';
 import { sendRefreshes, type RefreshCall } from './refresh-batches.ts';
 import { requiredField, type TokenRequest } from './request.ts';

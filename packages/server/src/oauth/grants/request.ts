@@ -1,4 +1,4 @@
-import { OAuthError } from '../../errors.ts';
+import { OAuthError } from '../../shared/errors.ts';
 
 /** A token request's body: string fields only, each at most once (the parsers see to it). */
 export interface TokenRequest {

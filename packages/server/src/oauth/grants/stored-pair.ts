@@ -1,5 +1,5 @@
 import type { Argument } from '../../db/call-batches.ts';
-import type { Ids } from '../../ids.ts';
+import type { Ids } from '../../shared/ids.ts';
 import type { NewPair } from '../tokens.ts';
 
 /**

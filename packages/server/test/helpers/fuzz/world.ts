@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
-import { SCOPES } from '../../../src/oauth/scopes.ts';
+import { SCOPES } from '../../../src/shared/scopes.ts';
 import { createProduct, digital, physical, variant } from '../factories.ts';
 import { formData } from './bodies.ts';
 import { KINDS, type Ids, type Known } from './values.ts';

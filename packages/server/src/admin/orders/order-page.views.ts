@@ -1,0 +1,139 @@
+import type { Money } from '../../shared/money.ts';
+import type { OwnerOrder } from '../../orders/orders.read.ts';
+import type { AddressJson } from '../../orders/order-model.ts';
+import type { WebsitesTable } from '../../db/schema.ts';
+import { html, type Html } from '../../pages/html.ts';
+import { tableBox, when } from '../layout.ts';
+import { orderActions, type FulfillForm, type FormError } from './order-actions.views.ts';
+import { money, PAYMENT_WORDS, STATUS_WORDS } from './orders.views.ts';
+import { notice } from '../../pages/notice.ts';
+
+/** An order's page for its owner: lines, totals, addresses, shipments, and what can be done. */
+
+/** The message after a change, from the redirect's query (`?fulfilled=1`, `?canceled=1`). */
+export type Done = 'fulfilled' | 'canceled' | 'restocked';
+
+const DONE_WORDS: Record<Done, string> = {
+  fulfilled: 'The shipment was saved and the order marked fulfilled.',
+  canceled: 'The order was canceled.',
+  restocked: 'The order was canceled and its items put back in stock.',
+};
+
+function address(title: string, a: AddressJson | null): Html {
+  if (!a)
+    return html`<h3>${title}</h3>
+      <p>None given.</p>`;
+  const name = [a.firstName, a.lastName].filter(Boolean).join(' ');
+  const place = [a.city, [a.state, a.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const lines = [name, a.address1, a.address2, place, a.countryCode, a.phone].filter(Boolean);
+  return html`<h3>${title}</h3>
+    <address>${lines.map((line, i) => html`${i ? html`<br />` : ''}${line}`)}</address>`;
+}
+
+export function orderBody(
+  site: WebsitesTable,
+  order: OwnerOrder,
+  view: { csrf: string; form: FulfillForm; restock: boolean; error?: FormError; done?: Done },
+): Html {
+  const lines = tableBox(
+    'Items',
+    html`<table>
+      <thead>
+        <tr>
+          <th scope="col">SKU</th>
+          <th scope="col">Item</th>
+          <th scope="col">Quantity</th>
+          <th scope="col">Unit price</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${order.lineItems.map(
+          (line) =>
+            html`<tr>
+              <td>${line.sku ?? '—'}</td>
+              <td>
+                ${line.productName}
+                ${[
+                  ...(line.variantOptions ?? []).map((o) => `${o.optionName}: ${o.value}`),
+                  ...(line.customizations ?? []).map((c) => `${c.label}: ${c.value}`),
+                ].map((detail) => html`<br /><span class="meta">${detail}</span>`)}
+              </td>
+              <td>${String(line.quantity)}</td>
+              <td>${money(line.unitPricePaid)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`,
+  );
+  const totals: [string, Money][] = [
+    ['Subtotal', order.subtotal],
+    ...order.shippingLines.map((s): [string, Money] => [`Shipping (${s.method})`, s.amount]),
+    ...order.discountLines.map((d): [string, Money] => [`Discount (${d.name})`, d.amount]),
+    ['Tax', order.taxTotal],
+    ['Refunded', order.refundedTotal],
+    ['Total', order.grandTotal],
+  ];
+  const shipments = order.fulfillments.length
+    ? tableBox(
+        'Shipments',
+        html`<table>
+          <thead>
+            <tr>
+              <th scope="col">Shipped</th>
+              <th scope="col">Carrier</th>
+              <th scope="col">Service</th>
+              <th scope="col">Tracking</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${order.fulfillments.map(
+              (s) =>
+                html`<tr>
+                  <td>${s.shipDate.slice(0, 10)}</td>
+                  <td>${s.carrierName}</td>
+                  <td>${s.service}</td>
+                  <td>
+                    ${
+                      s.trackingUrl && /^https?:\/\//i.test(s.trackingUrl)
+                        ? html`<a href="${s.trackingUrl}">${s.trackingNumber}</a>`
+                        : s.trackingNumber
+                    }
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>`,
+      )
+    : html`<p>Not shipped yet.</p>`;
+  return html`<p><a href="/sites/${site.id}/orders">All orders of ${site.title}</a></p>
+    ${view.done ? notice(DONE_WORDS[view.done], 'info') : ''}
+    <p class="meta">
+      Placed ${when(order.placedOn)} · ${order.channelName}${order.testmode ? ' · test order' : ''}
+    </p>
+    <p>
+      Payment: <strong>${PAYMENT_WORDS[order.paymentState] ?? order.paymentState}</strong> · Fulfillment:
+      <strong>${STATUS_WORDS[order.fulfillmentStatus] ?? order.fulfillmentStatus}</strong>
+    </p>
+    <h2>Items</h2>
+    ${lines}
+    <h2>Totals</h2>
+    ${tableBox(
+      'Totals',
+      html`<table>
+        <tbody>
+          ${totals.map(
+            ([label, amount]) =>
+              html`<tr>
+                <th scope="row">${label}</th>
+                <td>${money(amount)}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+    )}
+    <h2>Customer</h2>
+    <p>${order.customerEmail ?? 'No e-mail given.'}</p>
+    ${address('Billing address', order.billingAddress)} ${address('Shipping address', order.shippingAddress)}
+    <h2>Shipments</h2>
+    ${shipments} ${orderActions(site, order, view)}`;
+}

@@ -1,0 +1,240 @@
+import { hasAttributes, STOCKED, type ProductType } from '../../catalog/product-types.ts';
+import type { WebsitesTable } from '../../db/schema.ts';
+import { html, type Html } from '../../pages/html.ts';
+import { checkbox, formNotice, select, stateOf, textArea, textField } from './product-fields.ts';
+import type { FormError } from './product-form.ts';
+import {
+  priceFields,
+  stockFields,
+  thumbnail,
+  TYPE_WORDS,
+  type ShownProduct,
+  type ShownVariant,
+} from './products.views.ts';
+import { csrfInput } from '../../pages/forms.ts';
+
+/**
+ * A product's page for its owner: one form per change (the details, each variant, its stock,
+ * each image), so that each save is one call of the API's services, all of it or none.
+ */
+
+export interface EditView {
+  csrf: string;
+  /** A fresh idempotency key for each stock form, so a form sent twice adjusts once. */
+  stockKey: () => string;
+  error?: FormError;
+  notice?: string;
+}
+
+const blankZero = (value: string | undefined) => (value && Number(value) !== 0 ? value : '');
+
+function pricingValues(pricing: ShownVariant['pricing'] | null | undefined, prefix = '') {
+  return {
+    [`${prefix}price`]: pricing?.basePrice.value ?? '',
+    [`${prefix}salePrice`]: blankZero(pricing?.salePrice?.value),
+    [`${prefix}onSale`]: pricing?.onSale ? 'on' : '',
+  };
+}
+
+function attributeFields(state: ReturnType<typeof stateOf>, names: string[]): Html {
+  if (names.length === 0) return html``;
+  const error = state.error?.field === 'attributes' ? state.error.message : undefined;
+  return html`<fieldset ${error ? html`aria-describedby="${state.key}-attributes-error"` : ''}>
+    <legend>Options</legend>
+    ${names.map((name, j) => textField(state, `attr${j}`, name))}
+    ${error ? html`<span class="field-error" id="${state.key}-attributes-error" role="alert">${error}</span>` : ''}
+  </fieldset>`;
+}
+
+function detailsForm(base: string, product: ShownProduct, view: EditView): Html {
+  const state = stateOf(
+    'details',
+    {
+      name: product.name,
+      description: product.description,
+      isVisible: product.isVisible ? 'on' : '',
+      variantAttributes: (product.variantAttributes ?? []).join(', '),
+      urlSlug: product.urlSlug,
+      seoTitle: product.seoOptions?.title ?? '',
+      seoDescription: product.seoOptions?.description ?? '',
+      ...pricingValues(product.pricing),
+    },
+    view.error,
+  );
+  const type = product.type as ProductType;
+  return html`<form class="stack" method="post" action="${base}" novalidate aria-labelledby="details">
+    ${csrfInput(view.csrf)} ${formNotice(state)}
+    <p class="meta">Type: ${TYPE_WORDS[type] ?? type} · <a href="${product.url}">${product.url}</a></p>
+    ${textField(state, 'name', 'Name', { required: true })}
+    ${textArea(state, 'description', 'Description', 'HTML; scripts and event handlers are removed')}
+    ${checkbox(state, 'isVisible', 'Visible in the store')}
+    ${textField(state, 'urlSlug', 'Address in the store', { hint: 'letters, digits and single hyphens' })}
+    ${
+      hasAttributes(type)
+        ? textField(state, 'variantAttributes', 'Option names', {
+            hint: 'separated by commas; a name removed is removed from every variant',
+          })
+        : ''
+    }
+    ${type === 'DIGITAL' ? priceFields(state, '') : ''} ${textField(state, 'seoTitle', 'Search engine title')}
+    ${textField(state, 'seoDescription', 'Search engine description')}
+    <div class="actions"><button>Save details</button></div>
+  </form>`;
+}
+
+function variantCard(base: string, product: ShownProduct, variant: ShownVariant, view: EditView): Html {
+  const names = product.variantAttributes ?? [];
+  const url = `${base}/variants/${variant.id}`;
+  const values = Object.fromEntries(names.map((n, j) => [`attr${j}`, variant.attributes?.[n] ?? '']));
+  const state = stateOf(
+    'variant-' + variant.id,
+    { sku: variant.sku, ...pricingValues(variant.pricing), ...values },
+    view.error,
+  );
+  const stock = stateOf(
+    `stock-${variant.id}`,
+    { mode: 'set', quantity: '', key: view.stockKey() },
+    view.error,
+  );
+  const options = names.map((n) => variant.attributes?.[n]).filter(Boolean);
+  const title = options.length ? `${variant.sku} (${options.join(', ')})` : variant.sku;
+  const headingId = `variant-${variant.id}`;
+  return html`<section class="card" aria-labelledby="${headingId}">
+    <h3 id="${headingId}">${title}</h3>
+    <form class="stack" method="post" action="${url}" novalidate aria-label="Variant ${variant.sku}">
+      ${csrfInput(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
+      ${priceFields(state, '', product.type === 'GIFT_CARD')} ${attributeFields(state, names)}
+      <div class="actions"><button>Save variant</button></div>
+    </form>
+    ${
+      variant.stock
+        ? html`<form
+            class="stack"
+            method="post"
+            action="${url}/stock"
+            novalidate
+            aria-label="Stock of ${variant.sku}"
+          >
+            ${csrfInput(view.csrf)}<input type="hidden" name="key" value="${stock.values.key}" />
+            ${formNotice(stock)}
+            <p>
+              In stock: <strong>${variant.stock.unlimited ? 'unlimited' : variant.stock.quantity}</strong>
+            </p>
+            ${select(stock, 'mode', 'Change', [
+              { value: 'set', label: 'Set to' },
+              { value: 'add', label: 'Add' },
+              { value: 'remove', label: 'Take away' },
+              { value: 'unlimited', label: 'Make unlimited' },
+            ])}
+            ${textField(stock, 'quantity', 'Quantity', { inputmode: 'numeric' })}
+            <div class="actions"><button class="secondary">Update stock</button></div>
+          </form>`
+        : ''
+    }
+    <form method="post" action="${url}/delete">
+      ${csrfInput(view.csrf)}
+      <button class="danger" aria-label="Remove variant ${variant.sku}">Remove variant</button>
+    </form>
+  </section>`;
+}
+
+function newVariantForm(base: string, product: ShownProduct, view: EditView): Html {
+  const names = product.variantAttributes ?? [];
+  const state = stateOf('new-variant', {}, view.error);
+  return html`<form
+    class="stack"
+    method="post"
+    action="${base}/variants"
+    novalidate
+    aria-labelledby="add-variant"
+  >
+    ${csrfInput(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
+    ${priceFields(state, '', product.type === 'GIFT_CARD')}
+    ${STOCKED.includes(product.type as ProductType) ? stockFields(state, '') : ''}
+    ${attributeFields(state, names)}
+    <div class="actions"><button>Add variant</button></div>
+  </form>`;
+}
+
+function imageItem(base: string, product: ShownProduct, index: number, view: EditView): Html {
+  const image = product.images[index]!;
+  const url = `${base}/images/${image.id}`;
+  const state = stateOf(`image-${image.id}`, { altText: image.altText }, view.error);
+  const last = index === product.images.length - 1;
+  return html`<li class="card image-item">
+    ${thumbnail(image)}
+    <form class="stack" method="post" action="${url}" novalidate aria-label="Alt text of image ${index + 1}">
+      ${csrfInput(view.csrf)} ${formNotice(state)}
+      ${textField(state, 'altText', `Alt text of image ${index + 1}`, { hint: 'what the image shows, for people who cannot see it' })}
+      <div class="actions"><button class="secondary">Save alt text</button></div>
+    </form>
+    <form class="actions" method="post" action="${url}/move">
+      ${csrfInput(view.csrf)}
+      ${index > 0 ? html`<button class="secondary" name="direction" value="up" aria-label="Move image ${index + 1} up">Move up</button>` : ''}
+      ${last ? '' : html`<button class="secondary" name="direction" value="down" aria-label="Move image ${index + 1} down">Move down</button>`}
+    </form>
+    <form method="post" action="${url}/delete">
+      ${csrfInput(view.csrf)}
+      <button class="danger" aria-label="Delete image ${index + 1}">Delete image</button>
+    </form>
+  </li>`;
+}
+
+function uploadForm(base: string, view: EditView): Html {
+  const state = stateOf('upload', {}, view.error);
+  return html`<form
+    class="stack"
+    id="upload-form"
+    method="post"
+    action="${base}/images"
+    enctype="multipart/form-data"
+    aria-labelledby="add-images"
+  >
+    ${csrfInput(view.csrf)} ${formNotice(state)}
+    <div class="field">
+      <label for="upload-files">Image files</label>
+      <input
+        type="file"
+        id="upload-files"
+        name="file"
+        multiple
+        accept="image/jpeg,image/png,image/gif,image/webp"
+        aria-describedby="upload-hint"
+      />
+      <span class="hint" id="upload-hint">JPEG, PNG, GIF or WebP, at most 20 MB each</span>
+    </div>
+    <progress id="upload-progress" max="100" value="0" hidden aria-label="Upload progress"></progress>
+    <p id="upload-status" role="status"></p>
+    <div class="actions"><button>Upload</button></div>
+  </form>`;
+}
+
+export function editBody(site: WebsitesTable, product: ShownProduct, view: EditView): Html {
+  const base = `/sites/${site.id}/products/${product.id}`;
+  return html`<p><a href="/sites/${site.id}/products">All products</a></p>
+    ${view.notice ? html`<p class="notice info" role="status">${view.notice}</p>` : ''}
+    ${view.error?.form === 'page' ? html`<p class="notice error" role="alert">${view.error.message}</p>` : ''}
+    <h2 id="details">Details</h2>
+    ${detailsForm(base, product, view)}
+    ${
+      product.variants
+        ? html`<h2 id="variants">Variants</h2>
+            ${product.variants.map((v) => variantCard(base, product, v, view))}
+            <h2 id="add-variant">Add a variant</h2>
+            ${newVariantForm(base, product, view)}`
+        : ''
+    }
+    <h2 id="images">Images</h2>
+    ${
+      product.images.length
+        ? html`<ol class="images">
+            ${product.images.map((_, i) => imageItem(base, product, i, view))}
+          </ol>`
+        : html`<p>No images yet.</p>`
+    }
+    <h2 id="add-images">Add images</h2>
+    ${uploadForm(base, view)}
+    <h2 id="delete">Delete</h2>
+    <p><a href="${base}/delete">Delete this product…</a></p>
+    <script src="/assets/product-images.js" defer></script>`;
+}

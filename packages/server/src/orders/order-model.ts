@@ -1,0 +1,118 @@
+import type { AddressJson, FulfillmentStatus, ShipmentJson } from '../db/schema.ts';
+
+/**
+ * An order as the services hand it around, before it is stored or sent: money in integer minor
+ * units of the website's currency (shared/money.ts renders it), times as Dates except the
+ * placing time an import sent, which is echoed verbatim (platform-surface 0.6).
+ */
+
+export type { AddressJson, FulfillmentStatus, ShipmentJson };
+
+/**
+ * What a PHYSICAL_PRODUCT line sells, through the API's imports and the store's cart alike: a
+ * PHYSICAL product's variant, the kind an order ships. A service, a gift card or a download is
+ * not sold as an order's product line.
+ */
+export function soldAsProductLine(productType: string): boolean {
+  return productType === 'PHYSICAL';
+}
+
+export const PAYMENT_STATES = [
+  'NOT_CHARGED',
+  'AUTHORIZED',
+  'PAID',
+  'REFUNDED',
+  'PENDING',
+  'FAILED',
+  'REFUND_PENDING',
+  'REFUND_FAILED',
+  'PARTIALLY_PAID',
+] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+export const FULFILLMENT_STATUSES = ['PENDING', 'FULFILLED', 'CANCELED'] as const;
+
+/** Line item types Emporium writes (platform-surface 2.1.4, Q4). */
+export type LineItemType = 'PHYSICAL_PRODUCT' | 'CUSTOM';
+
+export interface OrderLine {
+  id: string;
+  lineItemType: LineItemType;
+  /** Set for a catalog variant; null for a CUSTOM line. */
+  variantId: string | null;
+  sku: string | null;
+  productId: string | null;
+  productName: string;
+  quantity: number;
+  unitPricePaidMinor: number;
+  /**
+   * What the order's discount took off this line, in minor units, when the discount priced it
+   * per line (discount-pricing.ts `lineDiscountsMinor`: a PRODUCT or BUY_X_GET_Y discount lands
+   * on its eligible lines only). Absent (imports, which send only a total): the merchandise
+   * discount is spread over the lines in proportion. Not on the wire: the platform's order line
+   * has no discount field (platform-surface 2.1.4); the transaction document's sales lines show it.
+   */
+  discountMinor?: number;
+  weight: number;
+  width: number;
+  length: number;
+  height: number;
+  variantOptions: { optionName: string; value: string }[] | null;
+  customizations: { label: string; value: string }[] | null;
+  imageUrl: string | null;
+}
+
+/** How the buyer paid, for orders taken by Emporium itself (imports were paid elsewhere). */
+export interface Payment {
+  provider: 'SQUARESPACE' | 'STRIPE' | 'PAYPAL' | 'SQUARE';
+  creditCardType: 'VISA' | 'MASTERCARD' | 'DISCOVER' | 'AMEX' | 'JCB' | 'OTHER' | null;
+  /** The gateway's charge id, such as `ch_...`. */
+  externalTransactionId: string;
+  paidOn: Date;
+  /** The gateway's fee, in minor units of the website's currency. */
+  processingFeeMinor: number;
+}
+
+export interface PlacedOrder {
+  id: string;
+  websiteId: string;
+  currency: string;
+  orderNumber: number;
+  /** `web` (storefront), `pos`, or `external` (imported through the API). */
+  channel: string;
+  channelName: string;
+  externalOrderReference: string | null;
+  /** When it was placed: as an import sent it, or the ISO form of `placedOn`. */
+  createdOn: string;
+  placedOn: Date;
+  testmode: boolean;
+  customerEmail: string | null;
+  /** The buyer's profile (profiles.service.ts), when there is an e-mail. */
+  customerId: string | null;
+  billingAddress: AddressJson | null;
+  shippingAddress: AddressJson | null;
+  lineItems: OrderLine[];
+  internalNotes: { content: string }[];
+  /**
+   * discountMinor: what the order's discount took off this line (FREE_SHIPPING), part of
+   * discountTotalMinor; absent for none (platform-surface 2.2.3 ShippingLineItem.discountAmount).
+   */
+  shippingLines: { method: string; amountMinor: number; discountMinor?: number }[];
+  discountLines: { name: string; promoCode: string | null; amountMinor: number }[];
+  formSubmission: { label: string; value: string }[] | null;
+  subtotalMinor: number;
+  shippingTotalMinor: number;
+  discountTotalMinor: number;
+  taxTotalMinor: number;
+  refundedTotalMinor: number;
+  grandTotalMinor: number;
+  priceTaxInterpretation: 'EXCLUSIVE' | 'INCLUSIVE';
+  paymentState: PaymentState;
+  fulfillmentStatus: FulfillmentStatus;
+  fulfilledOn: Date | null;
+  fulfillments: ShipmentJson[];
+  shippingOptionName: string | null;
+  shippingOptionServiceType: string | null;
+  /** Null for an import: its money was taken on the other channel. */
+  payment: Payment | null;
+}

@@ -1,0 +1,260 @@
+import { lockVariants, updateStock } from '../catalog/inventory/inventory.repo.ts';
+import { imageUrl } from '../catalog/products.mapper.ts';
+import { changeProducts } from '../catalog/product-changes.ts';
+import type { CatalogDeps } from '../catalog/products.service.ts';
+import { stampRows } from '../db/change-clock.ts';
+import type { Db } from '../db/database.ts';
+import { Conflict, ValidationError } from '../shared/errors.ts';
+import { recordBuyerContact } from '../customers/buyer-contact.ts';
+import { emit } from '../webhooks/outbox.ts';
+import { orderColumns, orderDocument, orderRow, toOrder, type OrderJson } from './order-document.ts';
+import { soldAsProductLine, type LineItemType, type OrderLine, type PlacedOrder } from './order-model.ts';
+import type { OrderCaches } from './order-caches.ts';
+import * as repo from './orders.repo.ts';
+import { recordTransaction } from '../transactions/transactions.service.ts';
+
+/**
+ * Placing an order, whatever its channel (an import through the API, the CLI, the storefront):
+ * its lines are looked up in the catalog, the stock taken when asked, the buyer's profile found
+ * or made, the order numbered and written with its transaction document, and `order.create`
+ * queued, all in the caller's transaction, so an order exists with all of it or not at all.
+ */
+
+export type OrderDeps = CatalogDeps & { orders: OrderCaches; baseUrl: string };
+
+export interface DraftLine {
+  lineItemType: LineItemType;
+  /** A variant of the website: required for PHYSICAL_PRODUCT, null for CUSTOM. */
+  variantId: string | null;
+  /** The name of a CUSTOM line. */
+  title: string | null;
+  quantity: number;
+  unitPricePaidMinor: number;
+  customizations: { label: string; value: string }[] | null;
+  /** This line's share of the merchandise discount (OrderLine.discountMinor). */
+  discountMinor?: number;
+}
+
+/** An order before it is placed: what the channel says, the catalog and the numbers not yet. */
+export type OrderDraft = Omit<
+  PlacedOrder,
+  'id' | 'websiteId' | 'currency' | 'orderNumber' | 'customerId' | 'lineItems' | 'createdOn'
+> & {
+  /** As an import sent it; null: the ISO form of placedOn. */
+  createdOn: string | null;
+  lines: DraftLine[];
+  /** Take the lines from stock, refusing the whole order when a variant has too few. */
+  deductStock: boolean;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function catalogLine(
+  deps: OrderDeps,
+  draft: DraftLine,
+  field: string,
+  variants: Map<string, repo.CatalogVariant>,
+): Omit<OrderLine, 'id'> {
+  const base = {
+    lineItemType: draft.lineItemType,
+    quantity: draft.quantity,
+    unitPricePaidMinor: draft.unitPricePaidMinor,
+    customizations: draft.customizations,
+    ...(draft.discountMinor !== undefined && { discountMinor: draft.discountMinor }),
+  };
+  if (draft.lineItemType === 'CUSTOM') {
+    return {
+      ...base,
+      variantId: null,
+      sku: null,
+      productId: null,
+      productName: draft.title ?? '',
+      weight: 0,
+      width: 0,
+      length: 0,
+      height: 0,
+      variantOptions: null,
+      imageUrl: null,
+    };
+  }
+  const variant = variants.get(draft.variantId!.toLowerCase());
+  if (!variant) {
+    throw new ValidationError(`${field}.variantId: no variant ${draft.variantId} on this website`);
+  }
+  if (!soldAsProductLine(variant.product_type)) {
+    throw new ValidationError(
+      `${field}.variantId: variant ${variant.id} is of a ${variant.product_type} product; a PHYSICAL_PRODUCT line sells a PHYSICAL product's variant`,
+    );
+  }
+  return {
+    ...base,
+    variantId: variant.id,
+    sku: variant.sku,
+    productId: variant.product_id,
+    productName: variant.product_name,
+    weight: variant.weight_value,
+    width: variant.width,
+    length: variant.length,
+    height: variant.height,
+    variantOptions: variant.variant_attributes.map((name) => ({
+      optionName: name,
+      value: variant.attributes[name] ?? '',
+    })),
+    imageUrl: variant.image_id ? imageUrl(deps.baseUrl, variant.image_id) : null,
+  };
+}
+
+/**
+ * Takes the lines' quantities from their variants' stock, under the products' and variants'
+ * row locks, so concurrent orders and adjustments of the same variants apply one at a time and
+ * stock never goes below zero. Unlimited stock is left as it is. Returns the products changed.
+ */
+async function takeStock(trx: Db, websiteId: string, lines: Omit<OrderLine, 'id'>[]): Promise<string[]> {
+  const wanted = new Map<string, { quantity: number; field: string }>();
+  for (const [i, line] of lines.entries()) {
+    if (!line.variantId) continue;
+    const entry = wanted.get(line.variantId) ?? { quantity: 0, field: `lineItems[${i}]` };
+    entry.quantity += line.quantity;
+    wanted.set(line.variantId, entry);
+  }
+  const locked = await lockVariants(trx, websiteId, [...wanted.keys()]);
+  const writes = [];
+  for (const [id, { quantity, field }] of wanted) {
+    const variant = locked.find((v) => v.id === id);
+    if (!variant) throw new ValidationError(`${field}.variantId: no variant ${id} on this website`);
+    if (variant.stock_unlimited) continue;
+    if (variant.stock_quantity < quantity) {
+      throw new Conflict(
+        `${field}.variantId: variant ${id} (SKU ${variant.sku}) has ${variant.stock_quantity} in stock, ` +
+          `${quantity} ordered; nothing was ordered`,
+        'INSUFFICIENT_STOCK',
+      );
+    }
+    writes.push({ ...variant, stock_quantity: variant.stock_quantity - quantity });
+  }
+  await updateStock(trx, writes);
+  return writes.map((w) => w.product_id);
+}
+
+export interface Placed {
+  order: PlacedOrder;
+  /** The Order object as sent, stamped. */
+  json: OrderJson;
+  /** Call once the transaction has committed. */
+  announce: () => void;
+}
+
+/**
+ * Places the draft in the caller's transaction, whose last work this is (the changes are stamped
+ * here: db/change-clock.ts). The order is numbered after all else but the stamps, since the
+ * number's lock is held to the commit and every order of the website waits for it; it is taken
+ * before the clock's, always. `admit` runs once the order is numbered: a check that counts the
+ * website's orders there is exact, and a refusal from it places nothing.
+ */
+export async function placeOrder(
+  trx: Db,
+  deps: OrderDeps,
+  website: { id: string; currency: string },
+  draft: OrderDraft,
+  admit?: (orderId: string) => Promise<void>,
+): Promise<Placed> {
+  const { lines: draftLines, deductStock, ...rest } = draft;
+  const ids = draftLines.flatMap((l) =>
+    l.variantId && UUID.test(l.variantId.toLowerCase()) ? [l.variantId] : [],
+  );
+  const variants = new Map(
+    (
+      await repo.selectCatalogVariants(
+        trx,
+        website.id,
+        ids.map((id) => id.toLowerCase()),
+      )
+    ).map((v) => [v.id, v]),
+  );
+  const lines = draftLines.map((line, i) => catalogLine(deps, line, `lineItems[${i}]`, variants));
+  const takesStock = deductStock && lines.some((l) => l.variantId);
+
+  const write = async (): Promise<{ order: PlacedOrder; documentId: string; notified: number }> => {
+    // The buyer is a contact too (customers/buyer-contact.ts), with its webhooks.
+    const buyer = rest.customerEmail
+      ? await recordBuyerContact(
+          trx,
+          deps,
+          website.id,
+          {
+            email: rest.customerEmail,
+            firstName: rest.billingAddress?.firstName ?? rest.shippingAddress?.firstName ?? null,
+            lastName: rest.billingAddress?.lastName ?? rest.shippingAddress?.lastName ?? null,
+            address: rest.billingAddress ?? rest.shippingAddress,
+            orderTotalMinor: rest.grandTotalMinor,
+            placedOn: rest.placedOn,
+          },
+          rest.shippingAddress,
+        )
+      : null;
+    const customerId = buyer?.id ?? null;
+    const unnumbered: PlacedOrder = {
+      ...rest,
+      id: deps.ids.objectId(),
+      websiteId: website.id,
+      currency: website.currency,
+      orderNumber: 0,
+      createdOn: rest.createdOn ?? rest.placedOn.toISOString(),
+      customerId,
+      lineItems: lines.map((line) => ({ ...line, id: deps.ids.objectId() })),
+    };
+    await repo.insertOrder(trx, orderRow(unnumbered, takesStock));
+    const documentId = await recordTransaction(trx, deps, unnumbered);
+    const notified =
+      (buyer?.notified ?? 0) +
+      (await emit(trx, deps, {
+        websiteId: website.id,
+        topic: 'order.create',
+        data: { orderId: unnumbered.id },
+      }));
+    // Numbered last but for the stamps: every order of the website waits for the number.
+    const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
+    await admit?.(order.id);
+    return { order, documentId, notified };
+  };
+
+  let placed: Awaited<ReturnType<typeof write>>;
+  let announceProducts = () => {};
+  if (takesStock) {
+    const productIds = lines.flatMap((l) => (l.productId ? [l.productId] : []));
+    const changed = await changeProducts(trx, deps, website.id, productIds, async () => {
+      const changedProducts = await takeStock(trx, website.id, lines);
+      return { changed: changedProducts, result: await write() };
+    });
+    placed = changed.result;
+    announceProducts = changed.announce;
+  } else {
+    placed = await write();
+  }
+  const { order, documentId, notified } = placed;
+  const [modifiedOn] = await stampRows(trx, deps.clock, website.id, 'orders', [order.id]);
+  await stampRows(
+    trx,
+    deps.clock,
+    website.id,
+    'transaction_documents',
+    [documentId],
+    ['created_on', 'modified_on'],
+  );
+  const json = toOrder({
+    ...orderColumns(order),
+    fulfillments: order.fulfillments,
+    modified_on: modifiedOn!,
+    document: orderDocument(order),
+    stock_taken: takesStock,
+  });
+  return {
+    order,
+    json,
+    announce: () => {
+      announceProducts();
+      if (notified) deps.jobs.wakeDeliveryWorkers();
+      deps.orders.lists.changed(website.id);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { toMinorUnits } from '../shared/money.ts';
+import type { AddressJson, Payment } from './order-model.ts';
+import type { DraftLine, OrderDraft } from './place-order.ts';
+
+/**
+ * An order of Emporium's own store, paid by card in test mode: what the store's checkout places
+ * and what sample orders (`emporium admin create-order`, the demo) imitate. One flat shipping
+ * line, the one discount priced at the checkout if any (none for sample orders), no tax, the
+ * card's charge on what was charged with the gateway's fee, the stock taken.
+ */
+
+/** Stripe's US card pricing: 2.9% of the charge plus 30 cents. */
+const CARD_FEE_RATE = 0.029;
+const CARD_FEE_FIXED_MAJOR = 0.3;
+const SHIPPING_MAJOR = 5;
+const SHIPPING_NAME = 'Standard shipping';
+
+/** One major unit in minor units: 100 for USD, 1 for JPY, 1000 for KWD. */
+export const majorUnit = (currency: string) => toMinorUnits({ currency, value: '1' }, currency, 'currency');
+
+/** The flat shipping of a store order. */
+export function standardShippingMinor(currency: string): number {
+  return SHIPPING_MAJOR * majorUnit(currency);
+}
+
+/** What the card gateway keeps of a store order's charge (its processing fee). */
+export function cardFeeMinor(grandTotalMinor: number, currency: string): number {
+  return Math.round(grandTotalMinor * CARD_FEE_RATE + CARD_FEE_FIXED_MAJOR * majorUnit(currency));
+}
+
+export interface PaidWebOrder {
+  currency: string;
+  placedOn: Date;
+  customerEmail: string;
+  /** Billing and shipping alike. */
+  address: AddressJson;
+  lines: DraftLine[];
+  cardBrand: Payment['creditCardType'];
+  /** The test charge's id, after `ch_test_`. */
+  chargeId: string;
+  /** The discount priced for this cart (discount-pricing.ts `priceCart`); none when absent. */
+  discount?: OrderDiscount;
+}
+
+export interface OrderDiscount {
+  /** Zero or one line (platform-surface 2.1.4 `discountLines`). */
+  lines: { name: string; promoCode: string | null; amountMinor: number }[];
+  /** Taken off the merchandise. */
+  merchandiseMinor: number;
+  /**
+   * Each line's share of merchandiseMinor, in the order of `PaidWebOrder.lines`, summing to it
+   * (discount-pricing.ts `lineDiscountsMinor`). Absent: spread in proportion to the lines' sales.
+   */
+  perLineMinor?: number[];
+  /** Taken off the shipping line (FREE_SHIPPING). */
+  shippingMinor: number;
+}
+
+export function paidWebOrder(order: PaidWebOrder): OrderDraft {
+  const { currency, placedOn, address } = order;
+  const perLine = order.discount?.perLineMinor;
+  const lines = perLine
+    ? order.lines.map((line, i) => ({ ...line, discountMinor: perLine[i] ?? 0 }))
+    : order.lines;
+  const subtotal = lines.reduce((sum, line) => sum + line.unitPricePaidMinor * line.quantity, 0);
+  const shipping = standardShippingMinor(currency);
+  const discountLines = order.discount?.lines ?? [];
+  const shippingDiscount = order.discount?.shippingMinor ?? 0;
+  const discountTotal = (order.discount?.merchandiseMinor ?? 0) + shippingDiscount;
+  const grandTotal = subtotal + shipping - discountTotal;
+  return {
+    channel: 'web',
+    channelName: 'Emporium',
+    externalOrderReference: null,
+    createdOn: null,
+    placedOn,
+    // Paid with a test card: a test-mode payment, as the platform marks one.
+    testmode: true,
+    customerEmail: order.customerEmail,
+    billingAddress: address,
+    shippingAddress: address,
+    lines,
+    internalNotes: [],
+    shippingLines: [
+      {
+        method: SHIPPING_NAME,
+        amountMinor: shipping,
+        ...(shippingDiscount && { discountMinor: shippingDiscount }),
+      },
+    ],
+    discountLines,
+    formSubmission: null,
+    subtotalMinor: subtotal,
+    shippingTotalMinor: shipping,
+    discountTotalMinor: discountTotal,
+    taxTotalMinor: 0,
+    refundedTotalMinor: 0,
+    grandTotalMinor: grandTotal,
+    priceTaxInterpretation: 'EXCLUSIVE',
+    paymentState: 'PAID',
+    fulfillmentStatus: 'PENDING',
+    fulfilledOn: null,
+    fulfillments: [],
+    shippingOptionName: SHIPPING_NAME,
+    shippingOptionServiceType: null,
+    payment: {
+      provider: 'STRIPE',
+      creditCardType: order.cardBrand,
+      externalTransactionId: `ch_test_${order.chargeId}`,
+      paidOn: placedOn,
+      processingFeeMinor: cardFeeMinor(grandTotal, currency),
+    },
+    deductStock: true,
+  };
+}
