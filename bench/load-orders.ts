@@ -12,7 +12,7 @@ import pg from 'pg';
 import { fromMinorUnits } from '../packages/server/src/shared/money.ts';
 import { systemClock } from '../packages/server/src/shared/clock.ts';
 import { orderDocument } from '../packages/server/src/orders/order-document.ts';
-import type { OrderLine, PlacedOrder } from '../packages/server/src/orders/order-model.ts';
+import type { OrderLine, PlacedOrder } from '../packages/server/src/shared/order-model.ts';
 import { openDatabase } from '../packages/server/src/db/database.ts';
 import { randomIds } from '../packages/server/src/shared/ids.ts';
 import { createApiKey } from '../packages/server/src/sites/api-keys.service.ts';

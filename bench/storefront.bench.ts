@@ -36,7 +36,7 @@ const settings = {
 };
 const TARGET_RPS = 1000;
 const USER_AGENT = 'emporium-bench/1.0';
-/** A store cookie as a returning browser sends it: any 43 base64url characters (store/csrf.ts). */
+/** A store cookie as a returning browser sends it: any 43 base64url characters (storefront/csrf.ts). */
 const RETURNING = { cookie: `emporium_store=${'b'.repeat(43)}` };
 
 const exit = undoOnExit((240 + 6 * (settings.warmup + settings.duration)) * 1000 + productCount * 200);

@@ -193,7 +193,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     await api.register(subscriptionsRoutes, { deps: apiDeps });
     await api.register(analyticsRoutes, { deps: apiDeps });
     await api.register(discountsRoutes, { deps: apiDeps });
-    await api.register(fulfillmentOptionsRoutes, { deps: apiDeps });
+    await api.register(fulfillmentOptionsRoutes);
     await api.register(contactsRoutes, { deps: apiDeps });
     await api.register(addressBookRoutes, { deps: apiDeps });
   });

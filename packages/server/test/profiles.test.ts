@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ProfilePage, ProfilesById } from '../src/customers/profiles.schemas.ts';
 import { recordBuyer, type Buyer } from '../src/customers/profiles.service.ts';
-import type { AddressJson } from '../src/db/schema.ts';
+import type { AddressJson } from '../src/shared/order-model.ts';
 import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { withCredential } from './helpers/inventory.ts';
 import { assertError, assertShape } from './helpers/shape.ts';

@@ -1,7 +1,8 @@
 import type { Clock } from '../shared/clock.ts';
 import type { OrderDeps } from '../orders/place-order.ts';
 import type { Db } from '../db/database.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ImageStorage } from '../media/storage.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
 import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { AccessTokenCache } from '../oauth/access-tokens.ts';
@@ -23,7 +24,7 @@ export interface AdminDeps {
   /** Sign-in, sign-up and consent posts a client address may make a minute (AZ-6, AB-1). */
   signInPerMinute: number;
   /** The services' dependencies, caches included, that the order and product pages share with the API. */
-  commerce: OrderDeps & Pick<ApiDeps, 'storage' | 'cursors'>;
+  commerce: OrderDeps & { storage: ImageStorage; cursors: CursorCodec };
 }
 
 /** Any origin will do: a path resolved against it stays on this service whatever its address. */

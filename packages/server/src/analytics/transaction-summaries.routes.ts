@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiDeps } from '../deps.ts';
 import { READ } from '../customers/contacts.routes.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { TransactionSummaries, TransactionSummariesBody } from './transaction-summaries.schemas.ts';
 import { transactionSummaries } from './transaction-summaries.service.ts';
 
+/** What the services these routes call need. */
+type RouteDeps = Parameters<typeof transactionSummaries>[0];
+
 /** /v1/analytics (platform-surface 2.8). */
-export const analyticsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const analyticsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.post(
     '/v1/analytics/transaction-summaries',
     {

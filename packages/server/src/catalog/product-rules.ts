@@ -4,7 +4,7 @@ import { ValidationError } from '../shared/errors.ts';
 import type { MeasurementStandard } from '../sites/websites.service.ts';
 import { toMinorUnits } from '../shared/money.ts';
 import type { MeasurementsInputT, PricingInputT } from './products.schemas.ts';
-import { SLUG } from './slug.ts';
+import { SLUG } from '../shared/slug.ts';
 
 /** The rules a product or variant input must meet, each naming the field it checks (api-details 1). */
 

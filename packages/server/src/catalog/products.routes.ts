@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import { sendJson } from '../http/json-reply.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { websiteOf } from '../http/authenticate.ts';
-import type { ApiDeps } from '../deps.ts';
 import { listProducts, productsById } from './products.read.ts';
 import {
   CreateProductBody,
@@ -17,6 +16,13 @@ import {
 } from './products.schemas.ts';
 import { createProduct, deleteProduct, updateProduct } from './products.service.ts';
 
+/** What the services these routes call need, and what the handlers read themselves. */
+type RouteDeps = Parameters<typeof createProduct>[0] &
+  Parameters<typeof deleteProduct>[0] &
+  Parameters<typeof listProducts>[0] &
+  Parameters<typeof productsById>[0] &
+  Parameters<typeof updateProduct>[0] & { baseUrl: string };
+
 const READ = { scope: 'website.products.read' };
 const WRITE = { scope: 'website.products' };
 /** Update bodies: each field plain or a `{ present, value }` change-wrapper. */
@@ -24,7 +30,7 @@ const UPDATE = { ...WRITE, changeWrappers: true };
 const tags = ['Products'];
 
 /** /1.1/commerce/products (and the /1.0 alias): thin handlers, one service call each. */
-export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (
+export const productsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps; alias?: boolean }> = async (
   app,
   { deps, alias },
 ) => {

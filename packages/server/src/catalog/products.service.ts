@@ -33,7 +33,7 @@ import * as repo from './products.repo.ts';
 import type { ListCache } from './list-cache.ts';
 import type { ProductDocuments } from './product-documents.ts';
 import type { UpdateProductInput } from './products.schemas.ts';
-import { slugify, firstFreeSlug } from './slug.ts';
+import { slugify, firstFreeSlug } from '../shared/slug.ts';
 import { findStorePage } from '../sites/store-pages.repo.ts';
 
 export interface CatalogDeps extends repo.Reader {

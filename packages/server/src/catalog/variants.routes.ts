@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { ProductVariant } from './products.schemas.ts';
 import { CreateVariantBody, UpdateVariantBody, VariantParams } from './variants.schemas.ts';
 import { createVariant, deleteVariant, setVariantImage, updateVariant } from './variants.service.ts';
+
+/** What the services these routes call need. */
+type RouteDeps = Parameters<typeof createVariant>[0] &
+  Parameters<typeof deleteVariant>[0] &
+  Parameters<typeof setVariantImage>[0] &
+  Parameters<typeof updateVariant>[0];
 
 const WRITE = { scope: 'website.products' };
 /** Bodies whose fields may be `{ present, value }` change-wrappers. */
@@ -13,7 +18,7 @@ const UPDATE = { ...WRITE, changeWrappers: true };
 const tags = ['Variants'];
 
 /** /1.1/commerce/products/{productId}/variants (and the /1.0 alias): PHYSICAL products only. */
-export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps; alias?: boolean }> = async (
+export const variantsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps; alias?: boolean }> = async (
   app,
   { deps, alias },
 ) => {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { getEntry, listEntries } from './address-book.read.ts';
@@ -15,6 +14,13 @@ import {
   PageQuery,
 } from './contacts.schemas.ts';
 
+/** What the services these routes call need. */
+type RouteDeps = Parameters<typeof createEntry>[0] &
+  Parameters<typeof deleteEntry>[0] &
+  Parameters<typeof getEntry>[0] &
+  Parameters<typeof listEntries>[0] &
+  Parameters<typeof replaceEntry>[0];
+
 const BOOK = '/v1/contacts/:contactId/address-book';
 const ENTRY = `${BOOK}/:addressBookEntryId`;
 const RULES =
@@ -22,7 +28,7 @@ const RULES =
   'defaultShipping true moves the default, false on the default changes nothing.';
 
 /** A contact's address book (platform-surface 2.6.2). */
-export const addressBookRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const addressBookRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     BOOK,
     {

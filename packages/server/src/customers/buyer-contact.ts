@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import { upsertBuyerProfile, type Buyer } from './profiles.service.ts';
 import type { Db } from '../db/database.ts';
-import type { AddressJson } from '../db/schema.ts';
+import type { AddressJson } from '../shared/order-model.ts';
 import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import { emit } from '../webhooks/outbox.ts';

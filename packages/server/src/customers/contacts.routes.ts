@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { parseJsonBody } from '../http/json-body.ts';
@@ -16,6 +15,13 @@ import {
 } from './contacts.schemas.ts';
 import { createContact, deleteContact, getContact, patchContact } from './contacts.service.ts';
 
+/** What the services these routes call need. */
+type RouteDeps = Parameters<typeof contactPage>[0] &
+  Parameters<typeof createContact>[0] &
+  Parameters<typeof deleteContact>[0] &
+  Parameters<typeof getContact>[0] &
+  Parameters<typeof patchContact>[0];
+
 /**
  * Reads: website.contacts.read (implied by website.contacts); writes: website.contacts. An OAuth
  * token's website.profiles[.read] does as well, an API key's not (platform-surface 0.7, section 1
@@ -27,7 +33,7 @@ export const tags = ['Contacts'];
 const PATH = '/v1/contacts';
 
 /** /v1/contacts (platform-surface 2.6): the people of the website, the same ones as /1.0/profiles. */
-export const contactsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const contactsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   // PATCH is a JSON merge patch (RFC 7396); plain JSON is taken too.
   app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, parseJsonBody);
 

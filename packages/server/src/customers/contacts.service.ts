@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
-import { parseEmail } from '../orders/order-input.ts';
+import { parseEmail } from '../shared/email.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound } from '../shared/errors.ts';
 import { OBJECT_ID, type Ids } from '../shared/ids.ts';

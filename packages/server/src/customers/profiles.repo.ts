@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { AddressJson, ProfilesTable } from '../db/schema.ts';
+import type { ProfilesTable } from '../db/schema.ts';
+import type { AddressJson } from '../shared/order-model.ts';
 import type { SortField } from './profiles.schemas.ts';
 
 /** SQL of customer profiles (platform-surface 2.3). */

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { ListProfilesQuery, ProfileIdsParams, ProfilePage, ProfilesById } from './profiles.schemas.ts';
 import { getProfiles, listProfiles } from './profiles.service.ts';
+
+/** What the services these routes call need, and what the handlers read themselves. */
+type RouteDeps = Parameters<typeof getProfiles>[0] & Parameters<typeof listProfiles>[0] & { baseUrl: string };
 
 /** website.profiles implies it (shared/scopes.ts effectiveScopes). */
 const READ = { scope: 'website.profiles.read' };
@@ -11,7 +13,7 @@ const tags = ['Profiles'];
 const PATH = '/1.0/profiles';
 
 /** /1.0/profiles: the customers of the website, one per buyer e-mail (platform-surface 2.3). */
-export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const profilesRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     PATH,
     {

@@ -1,7 +1,7 @@
 import { fromMinorUnits } from '../shared/money.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
-import type { AddressJson } from '../db/schema.ts';
+import type { AddressJson } from '../shared/order-model.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
 import { OBJECT_ID, type Ids } from '../shared/ids.ts';
 import { pagination, type CursorCodec, type Pagination } from '../pagination/cursor.ts';

@@ -1,31 +1,8 @@
 import type { ColumnType } from 'kysely';
+import type { AddressJson, FulfillmentStatus, ShipmentJson } from '../shared/order-model.ts';
 
 /** The tables of orders, their transaction documents and buyer profiles (see schema.ts). */
 type Timestamp = Date;
-
-/** An order Address (platform-surface 2.1.4). */
-export interface AddressJson {
-  firstName: string | null;
-  lastName: string | null;
-  address1: string | null;
-  address2: string | null;
-  city: string | null;
-  state: string | null;
-  countryCode: string | null;
-  postalCode: string | null;
-  phone: string | null;
-}
-
-/** A shipment as sent (platform-surface 2.1.3). */
-export interface ShipmentJson {
-  shipDate: string;
-  carrierName: string;
-  service: string;
-  trackingNumber: string;
-  trackingUrl: string | null;
-}
-
-export type FulfillmentStatus = 'PENDING' | 'FULFILLED' | 'CANCELED';
 
 export interface ProfilesTable {
   id: string;

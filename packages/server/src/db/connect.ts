@@ -1,4 +1,3 @@
-import type { Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
 import { startEmbedded } from './embedded.ts';
 import { migrateToLatest, newerMigrations } from './migrate.ts';
@@ -10,7 +9,7 @@ export interface Connection extends DatabaseHandle {
 
 /** The configured database (DATABASE_URL, or the embedded server under DATA_DIR), migrated. */
 export async function connect(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: { databaseUrl: string | undefined; dataDir: string },
   poolSize = 10,
 ): Promise<Connection> {
   const embedded = config.databaseUrl

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { Criteria, Template } from '../discounts/discount-model.ts';
+import type { Criteria, Template } from '../shared/discount-model.ts';
 
 /** The table of discounts (migration 019; see schema.ts). */
 type Timestamp = Date;

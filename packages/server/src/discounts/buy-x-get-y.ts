@@ -1,4 +1,4 @@
-import type { Criteria } from './discount-model.ts';
+import type { Criteria } from '../shared/discount-model.ts';
 
 type BuyXGetY = Extract<Criteria, { type: 'BUY_X_GET_Y' }>;
 

@@ -1,5 +1,5 @@
 import { fromMinorUnits } from '../shared/money.ts';
-import type { Criteria, DiscountRule, Template } from './discount-model.ts';
+import type { Criteria, DiscountRule, Template } from '../shared/discount-model.ts';
 import type { DiscountRow, Status } from './discounts.repo.ts';
 import type { DiscountT } from './discounts.schemas.ts';
 

@@ -1,7 +1,7 @@
 import { toMinorUnits } from '../shared/money.ts';
 import { ValidationError } from '../shared/errors.ts';
 import { parseDateTime } from '../shared/iso-time.ts';
-import { PAIRINGS, type Criteria, type Template, type Trigger } from './discount-model.ts';
+import { PAIRINGS, type Criteria, type Template, type Trigger } from '../shared/discount-model.ts';
 import type { DiscountBodyT } from './discounts.schemas.ts';
 import { fulfillmentOptions } from './fulfillment-options.ts';
 

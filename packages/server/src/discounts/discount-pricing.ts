@@ -1,5 +1,5 @@
 import { fromMinorUnits, type Money } from '../shared/money.ts';
-import type { DiscountRule, Template } from './discount-model.ts';
+import type { DiscountRule, Template } from '../shared/discount-model.ts';
 import { buyXGetYUnits } from './buy-x-get-y.ts';
 
 /**

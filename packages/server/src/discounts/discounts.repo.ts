@@ -2,7 +2,13 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import { uniqueViolation, type Db } from '../db/database.ts';
 import type { DiscountsTable } from '../db/schema.ts';
 import { Conflict } from '../shared/errors.ts';
-import type { Criteria, CriteriaType, Template, TemplateType, TriggerType } from './discount-model.ts';
+import type {
+  Criteria,
+  CriteriaType,
+  Template,
+  TemplateType,
+  TriggerType,
+} from '../shared/discount-model.ts';
 
 /** SQL of discounts (platform-surface 2.7). */
 

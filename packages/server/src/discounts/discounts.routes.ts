@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import {
@@ -19,6 +18,13 @@ import {
   replaceDiscount,
 } from './discounts.service.ts';
 
+/** What the services these routes call need. */
+type RouteDeps = Parameters<typeof createDiscount>[0] &
+  Parameters<typeof deleteDiscount>[0] &
+  Parameters<typeof getDiscount>[0] &
+  Parameters<typeof listDiscounts>[0] &
+  Parameters<typeof replaceDiscount>[0];
+
 /** website.discounts implies it (shared/scopes.ts effectiveScopes). */
 const READ = { scope: 'website.discounts.read' };
 const WRITE = { scope: 'website.discounts' };
@@ -34,7 +40,7 @@ const RULES =
   'strings or numbers.';
 
 /** /v1/commerce/discounts (platform-surface 2.7). */
-export const discountsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const discountsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     PATH,
     {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Money, MoneyInput } from '../http/common.schemas.ts';
 import { SHIPPING_SERVICES } from './fulfillment-options.ts';
-import { CRITERIA_TYPES, FULFILLMENT_OPTION_TYPES, TEMPLATE_TYPES } from './discount-model.ts';
+import { CRITERIA_TYPES, FULFILLMENT_OPTION_TYPES, TEMPLATE_TYPES } from '../shared/discount-model.ts';
 
 /** Discounts v1 on the wire (platform-surface 2.7), fields in the order of 2.7.1. */
 

@@ -3,7 +3,12 @@ import type { Db } from '../db/database.ts';
 import { Conflict, NotFound, ValidationError } from '../shared/errors.ts';
 import { OBJECT_ID, type Ids } from '../shared/ids.ts';
 import { parseDiscount, productIdsOf, type DiscountDraft } from './discount-input.ts';
-import { CRITERIA_TYPES, TEMPLATE_TYPES, TRIGGER_TYPES, type DiscountRule } from './discount-model.ts';
+import {
+  CRITERIA_TYPES,
+  TEMPLATE_TYPES,
+  TRIGGER_TYPES,
+  type DiscountRule,
+} from '../shared/discount-model.ts';
 import { toDiscount, toRule } from './discount-document.ts';
 import * as repo from './discounts.repo.ts';
 import { LIMITS, type DiscountBodyT, type DiscountT, type ListDiscountsQueryT } from './discounts.schemas.ts';

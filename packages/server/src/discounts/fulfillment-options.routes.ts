@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { fulfillmentOptions } from './fulfillment-options.ts';
@@ -21,7 +20,7 @@ const FulfillmentOptions = Type.Object({
  * templates may name. The platform names no scope for it; it serves discount writers, so it asks
  * for `website.discounts.read` (which `website.discounts` implies).
  */
-export const fulfillmentOptionsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app) => {
+export const fulfillmentOptionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v1/fulfillments/fulfillment-options',
     {

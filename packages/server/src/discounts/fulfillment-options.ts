@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { standardShippingMinor } from '../orders/web-order.ts';
+import { majorUnit } from '../shared/money.ts';
 import type { CartShipping } from './discount-pricing.ts';
 
 /**
  * The website's fulfillment options (platform-surface 2.7.7), which FREE_SHIPPING templates name.
  * Emporium's store has one: the flat standard shipping its checkout charges
- * (orders/web-order.ts `standardShippingMinor`). A flat rate has no carrier services, so its
+ * (`standardShippingMinor` below, put on the order by orders/web-order.ts). A flat rate has no carrier services, so its
  * `availableServices` is empty, as the order's `shippingOptionServiceType` is null.
  */
 
@@ -44,6 +44,14 @@ export interface FulfillmentOption {
 
 export const STANDARD_SHIPPING_NAME = 'Standard Shipping';
 
+/** The flat charge of standard shipping, in major units of the website's currency. */
+const STANDARD_SHIPPING_MAJOR = 5;
+
+/** The flat shipping of a store order. */
+export function standardShippingMinor(currency: string): number {
+  return STANDARD_SHIPPING_MAJOR * majorUnit(currency);
+}
+
 /**
  * The standard option's id: 24 hex characters derived from the website's id, so it is the same
  * on every call and every instance, and differs between websites, with nothing stored.
@@ -65,7 +73,7 @@ export function fulfillmentOptions(websiteId: string): FulfillmentOption[] {
 
 /**
  * The shipping of a store order as pricing takes it (discount-pricing.ts `CartShipping`): the
- * standard option, at the flat charge the checkout puts on the order (web-order.ts).
+ * standard option, at its flat charge, which the checkout puts on the order (orders/web-order.ts).
  */
 export function standardShipping(websiteId: string, currency: string): CartShipping {
   return {

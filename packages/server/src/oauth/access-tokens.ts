@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import type { Clock } from '../shared/clock.ts';
+import type { AccessTokenCredential } from '../http/credential.ts';
 import { batchesPerPool, inCallOrder } from '../db/call-batches.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle } from '../db/database.ts';
@@ -11,17 +12,6 @@ import { VersionedCache } from '../shared/versioned-cache.ts';
 
 /** How often a grant's last-used time is written: once a minute is enough to show it. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-export interface AccessTokenCredential {
-  kind: 'access_token';
-  /** The grant: one authorization of one client for one website. */
-  id: string;
-  clientId: string;
-  websiteId: string;
-  scopes: readonly string[];
-  /** What the scopes allow, each write scope with its read scope: found once, checked on every call. */
-  held: ReadonlySet<string>;
-}
 
 /** Live access tokens by digest (hex), so most API calls authenticate without a query. */
 export type AccessTokenCache = VersionedCache<{

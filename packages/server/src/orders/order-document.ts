@@ -1,7 +1,7 @@
 import { fromMinorUnits } from '../shared/money.ts';
 import type { Insertable, Selectable } from 'kysely';
 import type { OrdersTable } from '../db/schema.ts';
-import type { OrderLine, PlacedOrder } from './order-model.ts';
+import type { OrderLine, PlacedOrder } from '../shared/order-model.ts';
 
 /**
  * The Order object of platform-surface 2.1.4, every field always present and in the order real

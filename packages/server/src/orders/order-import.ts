@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { ValidationError } from '../shared/errors.ts';
 import { parseUtcTime } from '../shared/iso-time.ts';
 import { toMinorUnits, type MoneyInput } from '../shared/money.ts';
-import { parseAddress, parseEmail, parseShipment } from './order-input.ts';
+import { parseEmail } from '../shared/email.ts';
+import { parseAddress, parseShipment } from './order-input.ts';
 import type { CreateOrderInput } from './orders.schemas.ts';
 import type { DraftLine, OrderDraft } from './place-order.ts';
 

@@ -1,17 +1,9 @@
 import { ValidationError } from '../shared/errors.ts';
 import { parseUtcTime } from '../shared/iso-time.ts';
-import type { AddressJson, ShipmentJson } from './order-model.ts';
+import type { AddressJson, ShipmentJson } from '../shared/order-model.ts';
 import { LIMITS, type AddressInputT, type ShipmentInputT } from './orders.schemas.ts';
 
 /** The pieces of an order request that the import and the fulfillment share, checked. */
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function parseEmail(value: string, field: string): string {
-  const email = value.trim();
-  if (!EMAIL.test(email)) throw new ValidationError(`${field}: not an e-mail address`);
-  return email;
-}
 
 /** An Address as sent: every field present, empty ones null. */
 export function parseAddress(input: AddressInputT | null | undefined): AddressJson | null {

@@ -8,7 +8,7 @@ import { pagination, type CursorCodec } from '../pagination/cursor.ts';
 import { settledPage } from '../pagination/settled-page.ts';
 import { toOrder, type OrderJson, type OrderRow } from './order-document.ts';
 import type { OrderCaches } from './order-caches.ts';
-import { FULFILLMENT_STATUSES, PAYMENT_STATES, type FulfillmentStatus } from './order-model.ts';
+import { FULFILLMENT_STATUSES, PAYMENT_STATES, type FulfillmentStatus } from '../shared/order-model.ts';
 import type { ListOrdersQueryT } from './orders.schemas.ts';
 import * as repo from './orders.repo.ts';
 import { OBJECT_ID } from '../shared/ids.ts';

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { callerOf } from '../catalog/inventory/inventory.service.ts';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { sendJson } from '../http/json-reply.ts';
@@ -18,13 +17,19 @@ import {
 } from './orders.schemas.ts';
 import { fulfillOrder, importOrder } from './orders.service.ts';
 
+/** What the services these routes call need, and what the handlers read themselves. */
+type RouteDeps = Parameters<typeof fulfillOrder>[0] &
+  Parameters<typeof getOrder>[0] &
+  Parameters<typeof importOrder>[0] &
+  Parameters<typeof listOrders>[0] & { baseUrl: string };
+
 const READ = { scope: 'website.orders.read' };
 const WRITE = { scope: 'website.orders' };
 const tags = ['Orders'];
 const PATH = '/1.0/commerce/orders';
 
 /** /1.0/commerce/orders (platform-surface 2.1). */
-export const ordersRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const ordersRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     PATH,
     {

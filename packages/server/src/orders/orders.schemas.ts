@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MoneyInput, Pagination } from '../http/common.schemas.ts';
-import { FULFILLMENT_STATUSES } from './order-model.ts';
+import { FULFILLMENT_STATUSES } from '../shared/order-model.ts';
 
 /** Limits of platform-surface 2.1.3, and Emporium's own where the platform states none. */
 export const LIMITS = {

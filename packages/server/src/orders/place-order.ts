@@ -8,7 +8,12 @@ import { Conflict, ValidationError } from '../shared/errors.ts';
 import { recordBuyerContact } from '../customers/buyer-contact.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { orderColumns, orderDocument, orderRow, toOrder, type OrderJson } from './order-document.ts';
-import { soldAsProductLine, type LineItemType, type OrderLine, type PlacedOrder } from './order-model.ts';
+import {
+  soldAsProductLine,
+  type LineItemType,
+  type OrderLine,
+  type PlacedOrder,
+} from '../shared/order-model.ts';
 import type { OrderCaches } from './order-caches.ts';
 import * as repo from './orders.repo.ts';
 import { recordTransaction } from '../transactions/transactions.service.ts';

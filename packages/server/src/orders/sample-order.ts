@@ -2,10 +2,11 @@ import { randomInt } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { NotFound } from '../shared/errors.ts';
 import { findWebsite } from '../sites/websites.repo.ts';
-import type { AddressJson } from './order-model.ts';
+import type { AddressJson } from '../shared/order-model.ts';
 import { selectStockedVariants, type StockedVariant } from './orders.repo.ts';
 import type { DraftLine, OrderDraft } from './place-order.ts';
-import { majorUnit, paidWebOrder } from './web-order.ts';
+import { majorUnit } from '../shared/money.ts';
+import { paidWebOrder } from './web-order.ts';
 
 /**
  * A storefront order as a buyer would have placed it, for trying apps locally (`emporium admin

@@ -1,5 +1,6 @@
-import { toMinorUnits } from '../shared/money.ts';
-import type { AddressJson, Payment } from './order-model.ts';
+import { standardShippingMinor } from '../discounts/fulfillment-options.ts';
+import { majorUnit } from '../shared/money.ts';
+import type { AddressJson, Payment } from '../shared/order-model.ts';
 import type { DraftLine, OrderDraft } from './place-order.ts';
 
 /**
@@ -12,16 +13,7 @@ import type { DraftLine, OrderDraft } from './place-order.ts';
 /** Stripe's US card pricing: 2.9% of the charge plus 30 cents. */
 const CARD_FEE_RATE = 0.029;
 const CARD_FEE_FIXED_MAJOR = 0.3;
-const SHIPPING_MAJOR = 5;
 const SHIPPING_NAME = 'Standard shipping';
-
-/** One major unit in minor units: 100 for USD, 1 for JPY, 1000 for KWD. */
-export const majorUnit = (currency: string) => toMinorUnits({ currency, value: '1' }, currency, 'currency');
-
-/** The flat shipping of a store order. */
-export function standardShippingMinor(currency: string): number {
-  return SHIPPING_MAJOR * majorUnit(currency);
-}
 
 /** What the card gateway keeps of a store order's charge (its processing fee). */
 export function cardFeeMinor(grandTotalMinor: number, currency: string): number {

@@ -96,3 +96,6 @@ export function decimalToMinorUnits(text: string, currency: string): number {
   const minor = BigInt(whole + fraction.slice(0, e).padEnd(e, '0'));
   return Number(sign === '-' ? -minor : minor);
 }
+
+/** One major unit in minor units: 100 for USD, 1 for JPY, 1000 for KWD. */
+export const majorUnit = (currency: string) => toMinorUnits({ currency, value: '1' }, currency, 'currency');

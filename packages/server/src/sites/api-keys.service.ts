@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import type { ApiKeyCredential } from '../http/credential.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
@@ -12,15 +13,6 @@ export const API_KEY_PREFIX = 'emp_key_';
 
 /** How often a key's last-used time is written: once a minute is enough to show it, and cheap. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-export interface ApiKeyCredential {
-  kind: 'api_key';
-  id: string;
-  websiteId: string;
-  scopes: readonly string[];
-  /** What the scopes allow, each write scope with its read scope: found once, checked on every call. */
-  held: ReadonlySet<string>;
-}
 
 type KeyDeps = Pick<DatabaseHandle, 'db' | 'pool'> & { clock: Clock; keys: ApiKeyCache };
 

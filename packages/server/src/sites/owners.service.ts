@@ -2,10 +2,10 @@ import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
 import { uniqueViolation } from '../db/database.ts';
 import { Conflict, ValidationError } from '../shared/errors.ts';
+import { isEmail } from '../shared/email.ts';
 import type { Ids } from '../shared/ids.ts';
 import { hashPassword } from './passwords.ts';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_NAME = 100;
 
 /** A name as given, trimmed; empty when not given. */
@@ -21,7 +21,7 @@ export async function createOwner(
   input: { email: string; password: string; firstName?: string; lastName?: string },
 ): Promise<{ ownerId: string }> {
   const email = input.email.trim();
-  if (!EMAIL.test(email) || email.length > 254) throw new ValidationError('email: not a valid email address');
+  if (!isEmail(email) || email.length > 254) throw new ValidationError('email: not a valid email address');
   if (input.password.length < 8 || input.password.length > 200) {
     throw new ValidationError('password: 8 to 200 characters');
   }

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses, Pagination } from '../http/common.schemas.ts';
 import { pagination } from '../pagination/cursor.ts';
 import { storePagesPage } from './store-pages.service.ts';
+
+/** What the services these routes call need, and what the handlers read themselves. */
+type RouteDeps = Parameters<typeof storePagesPage>[0] & { baseUrl: string };
 
 const StorePage = Type.Object({
   id: Type.String(),
@@ -13,7 +15,7 @@ const StorePage = Type.Object({
   isEnabled: Type.Boolean(),
 });
 
-export const storePagesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const storePagesRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     '/1.0/commerce/store_pages',
     {

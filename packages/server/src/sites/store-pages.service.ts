@@ -5,7 +5,7 @@ import { NotFound, ValidationError } from '../shared/errors.ts';
 import type { Ids } from '../shared/ids.ts';
 import { findWebsite } from './websites.repo.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
-import { firstFreeSlug, slugify } from '../catalog/slug.ts';
+import { firstFreeSlug, slugify } from '../shared/slug.ts';
 import { insertStorePage, listStorePages, storePageSlugs, type StorePageRow } from './store-pages.repo.ts';
 import { STORE_PATHS } from '../shared/store-urls.ts';
 

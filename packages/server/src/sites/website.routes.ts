@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import { Unauthorized } from '../shared/errors.ts';
 import { memberOf } from './owners.service.ts';
 import { getWebsite, websiteResponse } from './websites.service.ts';
+import type { Db } from '../db/database.ts';
+
+/** What the handlers read: the website rows and the base URL of its links. */
+type RouteDeps = { baseUrl: string; db: Db };
 
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 const Website = Type.Object({
@@ -34,7 +37,7 @@ const Member = Type.Object({
 });
 
 /** The website the credential belongs to; any valid credential may read it. */
-export const websiteRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const websiteRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   for (const version of ['1.0', '1.1']) {
     app.get(
       `/${version}/authorization/website`,

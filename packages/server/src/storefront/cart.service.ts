@@ -1,4 +1,4 @@
-import { soldAsProductLine } from '../orders/order-model.ts';
+import { soldAsProductLine } from '../shared/order-model.ts';
 import { productPath } from '../shared/store-urls.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';

@@ -1,5 +1,5 @@
-import { parseEmail } from '../orders/order-input.ts';
-import type { AddressJson } from '../orders/order-model.ts';
+import { parseEmail } from '../shared/email.ts';
+import type { AddressJson } from '../shared/order-model.ts';
 import { LIMITS } from '../orders/orders.schemas.ts';
 import type { CardErrors } from './test-cards.ts';
 

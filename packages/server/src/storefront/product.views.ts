@@ -1,5 +1,5 @@
 import { sanitizeDescription } from '../catalog/description.ts';
-import { soldAsProductLine } from '../orders/order-model.ts';
+import { soldAsProductLine } from '../shared/order-model.ts';
 import type { ProductRow, VariantRow } from '../catalog/products.mapper.ts';
 import { productPath, storePagePath, websitePath } from '../shared/store-urls.ts';
 import { html, Html } from '../pages/html.ts';

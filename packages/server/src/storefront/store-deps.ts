@@ -1,8 +1,10 @@
-import type { ApiDeps } from '../deps.ts';
+import type { ListCache } from '../catalog/list-cache.ts';
+import type { OrderDeps } from '../orders/place-order.ts';
 
 /** What the storefront's routes receive: the services' dependencies and caches the API uses. */
 export interface StoreDeps {
-  api: ApiDeps;
+  /** What the order and product services need, the API's caches among them. */
+  api: OrderDeps & { lists: ListCache };
   /** Cookies are `Secure` when the store is served over https (BASE_URL). */
   secure: boolean;
 }

@@ -1,4 +1,4 @@
-import type { Payment } from '../orders/order-model.ts';
+import type { Payment } from '../shared/order-model.ts';
 
 /**
  * The storefront's payment test mode. No payment processor is called and no money moves: like a

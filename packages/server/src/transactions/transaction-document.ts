@@ -1,6 +1,6 @@
 import { fromMinorUnits, type Money } from '../shared/money.ts';
 import type { Ids } from '../shared/ids.ts';
-import type { AddressJson, Payment, PlacedOrder } from '../orders/order-model.ts';
+import type { AddressJson, Payment, PlacedOrder } from '../shared/order-model.ts';
 import type { PaymentT, StoredDocumentT } from './transactions.schemas.ts';
 
 /** An order's transaction document (platform-surface 2.2.3), built from the order alone. */

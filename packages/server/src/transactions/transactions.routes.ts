@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiDeps } from '../deps.ts';
 import { websiteOf } from '../http/authenticate.ts';
 import { errorResponses } from '../http/common.schemas.ts';
 import {
@@ -10,12 +9,16 @@ import {
 } from './transactions.schemas.ts';
 import { getTransactions, listTransactions } from './transactions.service.ts';
 
+/** What the services these routes call need, and what the handlers read themselves. */
+type RouteDeps = Parameters<typeof getTransactions>[0] &
+  Parameters<typeof listTransactions>[0] & { baseUrl: string };
+
 const READ = { scope: 'website.transactions.read' };
 const tags = ['Transactions'];
 const PATH = '/1.0/commerce/transactions';
 
 /** /1.0/commerce/transactions: the money movements of each order (platform-surface 2.2). */
-export const transactionsRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const transactionsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     PATH,
     {

@@ -5,7 +5,7 @@ import { NotFound, ValidationError } from '../shared/errors.ts';
 import type { Ids } from '../shared/ids.ts';
 import { pagination, type CursorCodec, type Pagination } from '../pagination/cursor.ts';
 import { BOTH_DATES, parseWindow } from '../shared/iso-time.ts';
-import type { PlacedOrder } from '../orders/order-model.ts';
+import type { PlacedOrder } from '../shared/order-model.ts';
 import { transactionDocument } from './transaction-document.ts';
 import * as repo from './transactions.repo.ts';
 import type { ListTransactionsQueryT, TransactionDocumentT } from './transactions.schemas.ts';

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Forbidden } from '../shared/errors.ts';
 import { errorResponses } from '../http/common.schemas.ts';
-import type { AccessTokenCredential } from '../oauth/access-tokens.ts';
+import type { AccessTokenCredential } from '../http/credential.ts';
 import type { DeliveryDeps } from './delivery.ts';
 import {
   createSubscription,

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { WebhookSubscriptionsTable } from '../db/schema.ts';
 import { Conflict, Forbidden, NotFound, ValidationError } from '../shared/errors.ts';
-import type { AccessTokenCredential } from '../oauth/access-tokens.ts';
+import type { AccessTokenCredential } from '../http/credential.ts';
 import { effectiveScopes } from '../shared/scopes.ts';
 import { send, type DeliveryDeps } from './delivery.ts';
 import { endpointProblem } from './notification-post.ts';

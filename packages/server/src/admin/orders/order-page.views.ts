@@ -1,6 +1,6 @@
 import type { Money } from '../../shared/money.ts';
 import type { OwnerOrder } from '../../orders/orders.read.ts';
-import type { AddressJson } from '../../orders/order-model.ts';
+import type { AddressJson } from '../../shared/order-model.ts';
 import type { WebsitesTable } from '../../db/schema.ts';
 import { html, type Html } from '../../pages/html.ts';
 import { tableBox, when } from '../layout.ts';

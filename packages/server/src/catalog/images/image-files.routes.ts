@@ -1,17 +1,21 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../../deps.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { errorResponses } from '../../http/common.schemas.ts';
 import { CONTENT_TYPES } from '../../media/images.ts';
 import { findImageById } from './images.repo.ts';
+import type { ImageStorage } from '../../media/storage.ts';
+import type { Db } from '../../db/database.ts';
+
+/** What the handlers read: the image rows and the stored files. */
+type RouteDeps = { db: Db; storage: ImageStorage };
 
 /**
  * GET {image url}[?format=500w]: public, like a CDN (api-details 5). A file never changes under
  * its name, so it is cached forever and its ETag is its name.
  */
-export const imageFilesRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const imageFilesRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     '/images/:imageId',
     {

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../../deps.ts';
 import { websiteOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/common.schemas.ts';
 import { filePart } from '../../http/multipart.ts';
@@ -16,6 +15,13 @@ import {
 import type { ApiVersion } from '../product-types.ts';
 import { ProductImage } from '../products.schemas.ts';
 
+/** What the services these routes call need. */
+type RouteDeps = Parameters<typeof deleteImage>[0] &
+  Parameters<typeof imageStatus>[0] &
+  Parameters<typeof moveImage>[0] &
+  Parameters<typeof updateAltText>[0] &
+  Parameters<typeof uploadImage>[0];
+
 const READ = { scope: 'website.products.read' };
 const WRITE = { scope: 'website.products' };
 /** Bodies whose fields may be `{ present, value }` change-wrappers. */
@@ -27,7 +33,7 @@ export const AltTextBody = Type.Object({ altText: Type.String({ maxLength: 1000 
 
 /** /1.1/commerce/products/{productId}/images (and the /1.0 alias), and v2's, which are the same. */
 export const imagesRoutes: FastifyPluginAsyncTypebox<{
-  deps: ApiDeps;
+  deps: RouteDeps;
   alias?: boolean;
   api?: ApiVersion;
 }> = async (app, { deps, alias, api = '1.1' }) => {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../../deps.ts';
 import { websiteOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/common.schemas.ts';
 import { pagination } from '../../pagination/cursor.ts';
@@ -14,13 +13,18 @@ import {
 } from './inventory.schemas.ts';
 import { adjustInventory, callerOf, inventoryOf, inventoryPage } from './inventory.service.ts';
 
+/** What the services these routes call need, and what the handlers read themselves. */
+type RouteDeps = Parameters<typeof adjustInventory>[0] &
+  Parameters<typeof inventoryOf>[0] &
+  Parameters<typeof inventoryPage>[0] & { baseUrl: string };
+
 const READ = { scope: 'website.inventory.read' };
 const WRITE = { scope: 'website.inventory' };
 const tags = ['Inventory'];
 const PATH = '/1.0/commerce/inventory';
 
 /** /1.0/commerce/inventory: the stock of the variants of PHYSICAL and SERVICE products (api-details 7). */
-export const inventoryRoutes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const inventoryRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     PATH,
     {

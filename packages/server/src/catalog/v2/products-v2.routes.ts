@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isDeepStrictEqual } from 'node:util';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../../deps.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { websiteOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/common.schemas.ts';
@@ -19,6 +18,13 @@ import {
 } from './products-v2.schemas.ts';
 import { createProduct, deleteProduct, updateProduct } from '../products.service.ts';
 import { variantsV2Routes } from './variants-v2.routes.ts';
+
+/** What the services these routes call need, and what the handlers read themselves. */
+type RouteDeps = Parameters<typeof createProduct>[0] &
+  Parameters<typeof deleteProduct>[0] &
+  Parameters<typeof listProducts>[0] &
+  Parameters<typeof productsById>[0] &
+  Parameters<typeof updateProduct>[0] & { baseUrl: string };
 
 const READ = { scope: 'website.products.read' };
 const WRITE = { scope: 'website.products' };
@@ -40,7 +46,7 @@ function eitherName<T>(body: Record<string, unknown>, name: string, alias: strin
 }
 
 /** /v2/commerce/products: the types of 2.5.1 over the same store as 1.1 (product-types.ts). */
-export const productsV2Routes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const productsV2Routes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.get(
     '',
     {

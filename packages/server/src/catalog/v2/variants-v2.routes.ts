@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { ApiDeps } from '../../deps.ts';
 import { websiteOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/common.schemas.ts';
 import { CreateVariantV2Body, ProductVariantV2, UpdateVariantV2Body } from './products-v2.schemas.ts';
 import { VariantParams } from '../variants.schemas.ts';
 import { createVariant, deleteVariant, setVariantImage, updateVariant } from '../variants.service.ts';
+
+/** What the services these routes call need. */
+type RouteDeps = Parameters<typeof createVariant>[0] &
+  Parameters<typeof deleteVariant>[0] &
+  Parameters<typeof setVariantImage>[0] &
+  Parameters<typeof updateVariant>[0];
 
 const WRITE = { scope: 'website.products' };
 /** Bodies whose fields may be `{ present, value }` change-wrappers. */
@@ -16,7 +21,7 @@ const types =
   "A variant carries its product type's fields only (PHYSICAL: all; SERVICE: no shippingMeasurements, gtin or mpn; GIFT_CARD: sku and pricing.basePrice); another type's field is a 400. A DIGITAL product has no variants: 405.";
 
 /** /v2/commerce/products/{productId}/variants: PHYSICAL, SERVICE and GIFT_CARD products. */
-export const variantsV2Routes: FastifyPluginAsyncTypebox<{ deps: ApiDeps }> = async (app, { deps }) => {
+export const variantsV2Routes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = async (app, { deps }) => {
   app.post(
     '/:productId/variants',
     {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Discounts v1 (platform-surface 2.7). `criteria` and `template` hold the model of
- * discounts/discount-model.ts (money in minor units of the website's currency); the columns
+ * shared/discount-model.ts (money in minor units of the website's currency); the columns
  * beside them are what lists filter and sort on. A promo code is unique in its website whatever
  * its case (409 on a second).
  */

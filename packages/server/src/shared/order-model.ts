@@ -1,12 +1,30 @@
-import type { AddressJson, FulfillmentStatus, ShipmentJson } from '../db/schema.ts';
-
 /**
  * An order as the services hand it around, before it is stored or sent: money in integer minor
  * units of the website's currency (shared/money.ts renders it), times as Dates except the
  * placing time an import sent, which is echoed verbatim (platform-surface 0.6).
  */
 
-export type { AddressJson, FulfillmentStatus, ShipmentJson };
+/** An order Address (platform-surface 2.1.4). */
+export interface AddressJson {
+  firstName: string | null;
+  lastName: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  countryCode: string | null;
+  postalCode: string | null;
+  phone: string | null;
+}
+
+/** A shipment as sent (platform-surface 2.1.3). */
+export interface ShipmentJson {
+  shipDate: string;
+  carrierName: string;
+  service: string;
+  trackingNumber: string;
+  trackingUrl: string | null;
+}
 
 /**
  * What a PHYSICAL_PRODUCT line sells, through the API's imports and the store's cart alike: a
@@ -31,6 +49,7 @@ export const PAYMENT_STATES = [
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 export const FULFILLMENT_STATUSES = ['PENDING', 'FULFILLED', 'CANCELED'] as const;
+export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
 /** Line item types Emporium writes (platform-surface 2.1.4, Q4). */
 export type LineItemType = 'PHYSICAL_PRODUCT' | 'CUSTOM';
