@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { DiscountRule, Template, Criteria } from '../src/discounts/discount-model.ts';
+import type { DiscountRule, Template, Criteria } from '../src/shared/discount-model.ts';
 import {
   allocate,
   percentOf,

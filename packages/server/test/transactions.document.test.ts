@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { PlacedOrder } from '../src/orders/order-model.ts';
+import type { PlacedOrder } from '../src/shared/order-model.ts';
 import { allocate, taxRate, transactionDocument } from '../src/transactions/transaction-document.ts';
 import { address, countingIds, line, order } from './helpers/transactions.ts';
 

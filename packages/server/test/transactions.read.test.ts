@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { PlacedOrder } from '../src/orders/order-model.ts';
+import type { PlacedOrder } from '../src/shared/order-model.ts';
 import { TransactionPage, TransactionsById } from '../src/transactions/transactions.schemas.ts';
 import { transactionDocument } from '../src/transactions/transaction-document.ts';
 import { recordTransaction } from '../src/transactions/transactions.service.ts';

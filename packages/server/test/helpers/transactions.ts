@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { PlacedOrder } from '../../src/orders/order-model.ts';
+import type { PlacedOrder } from '../../src/shared/order-model.ts';
 import type { Ids } from '../../src/shared/ids.ts';
 
 /** Orders and ids for the transactions.*.test.ts files. */
