@@ -30,6 +30,17 @@ export async function swatchPicture(colour: string, size = 1200): Promise<Buffer
     .toBuffer();
 }
 
+/**
+ * The picture's mean colour as `#rrggbb`: what a site fixture's export keeps of a picture
+ * (testing/fixtures/), so that a swatch comes back the same and a photograph as its colour.
+ */
+export async function meanColour(source: string | Buffer): Promise<string> {
+  const sharp = await loadSharp();
+  const { channels } = await sharp(source).stats();
+  const [r, g = r, b = r] = channels.length >= 3 ? channels : [channels[0]!];
+  return `#${[r, g, b].map((c) => Math.round(c!.mean).toString(16).padStart(2, '0')).join('')}`;
+}
+
 export const CONTENT_TYPES: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
