@@ -1,14 +1,18 @@
 import { ListCache } from './catalog/list-cache.ts';
 import { productDocuments } from './catalog/product-documents.ts';
 import { ADMIN } from './commands/admin.ts';
+import { FIXTURES } from './commands/fixtures.ts';
 import { parseOptions, UsageError, type CommandDeps, type CommandGroup } from './commands/command.ts';
 import { systemClock } from './shared/clock.ts';
 import { orderCaches } from './orders/order-caches.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connect } from './db/connect.ts';
+import { serverSecret } from './db/server-secrets.ts';
+import { imageStorage } from './image-storage.ts';
 import { DomainError } from './shared/errors.ts';
 import { randomIds } from './shared/ids.ts';
 import { Jobs } from './jobs/queue.ts';
+import { webhookSettings } from './webhooks/delivery.ts';
 
 /** The caches of a command's services: room for what one command reads. */
 const CLI_CACHE_BYTES = 1024 * 1024;
@@ -16,6 +20,7 @@ const CLI_CACHE_BYTES = 1024 * 1024;
 /** `emporium <group> <command> [options]`: each group's commands are in commands/. */
 const GROUPS: Record<string, CommandGroup> = {
   admin: ADMIN,
+  fixtures: FIXTURES,
 };
 
 async function withDatabase(config: Config, fn: (deps: CommandDeps) => Promise<object>): Promise<object> {
@@ -33,6 +38,8 @@ async function withDatabase(config: Config, fn: (deps: CommandDeps) => Promise<o
       documents: productDocuments(CLI_CACHE_BYTES),
       lists: new ListCache(),
       orders: orderCaches(),
+      storage: await imageStorage(config),
+      webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
     });
   } finally {
     await connection.shutdown();

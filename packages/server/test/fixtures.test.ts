@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { FIXTURE_SCHEMA_PATH, fixtureSchemaDocument } from '../src/fixture-schema.ts';
 import { ValidationError } from '../src/shared/errors.ts';
 import { exportFixture } from '../src/testing/fixtures/export-fixture.ts';
 import { loadFixture } from '../src/testing/fixtures/load-fixture.ts';
@@ -282,4 +283,8 @@ describe('exportFixture', () => {
     ]);
     assert.doesNotMatch(JSON.stringify(exported), /emp_(cs|rt|at|key)_/);
   });
+});
+
+test('the committed site-fixture.schema.json is the schema in code (run `npm run fixture-schema -w @emporium/server` after changing it)', () => {
+  assert.equal(fs.readFileSync(FIXTURE_SCHEMA_PATH, 'utf8'), fixtureSchemaDocument());
 });

@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import type { ListCache } from '../catalog/list-cache.ts';
 import type { ProductDocuments } from '../catalog/product-documents.ts';
 import type { OrderCaches } from '../orders/order-caches.ts';
+import type { ImageStorage } from '../media/storage.ts';
 import type { OrderDeps } from '../orders/place-order.ts';
+import type { WebhookSettings } from '../webhooks/delivery.ts';
 
 /** A mistake in the command line: the CLI answers with it and the usage, and exits with 2. */
 export class UsageError extends Error {}
@@ -23,6 +25,10 @@ export type CommandDeps = OrderDeps & {
   documents: ProductDocuments;
   lists: ListCache;
   orders: OrderCaches;
+  /** The service's image storage: a command's pictures go where the service reads them. */
+  storage: ImageStorage;
+  /** The service's webhook signing key: secrets a command shows are the ones deliveries sign with. */
+  webhooks: WebhookSettings;
 };
 
 /** One command of a group (`emporium admin create-owner ...`). */
