@@ -2,6 +2,7 @@ import { ListCache } from './catalog/list-cache.ts';
 import { productDocuments } from './catalog/product-documents.ts';
 import { ADMIN } from './commands/admin.ts';
 import { FIXTURES } from './commands/fixtures.ts';
+import { TRIGGER } from './commands/trigger.ts';
 import { parseOptions, UsageError, type CommandDeps, type CommandGroup } from './commands/command.ts';
 import { systemClock } from './shared/clock.ts';
 import { orderCaches } from './orders/order-caches.ts';
@@ -21,6 +22,7 @@ const CLI_CACHE_BYTES = 1024 * 1024;
 const GROUPS: Record<string, CommandGroup> = {
   admin: ADMIN,
   fixtures: FIXTURES,
+  trigger: TRIGGER,
 };
 
 async function withDatabase(config: Config, fn: (deps: CommandDeps) => Promise<object>): Promise<object> {
@@ -97,8 +99,12 @@ async function main(argv: string[]): Promise<number> {
     // Own properties only: `emporium __proto__ toString` names no command.
     const group = name && Object.hasOwn(GROUPS, name) ? GROUPS[name] : undefined;
     const command = group && sub && Object.hasOwn(group, sub) ? group[sub] : undefined;
-    if (!command)
-      throw new UsageError(name ? `unknown command: ${[name, sub].filter(Boolean).join(' ')}` : 'no command');
+    if (!command) {
+      const unknown = name ? `unknown command: ${[name, sub].filter(Boolean).join(' ')}` : 'no command';
+      // Within a known group, its commands are named (for `trigger`, the webhook topics).
+      const known = group ? `; the ${name} commands are: ${Object.keys(group).join(', ')}` : '';
+      throw new UsageError(unknown + known);
+    }
     const { one, lists } = parseOptions(command, rest);
     const output = await withDatabase(loadConfig(), (deps) => command.run(deps, one, lists));
     process.stdout.write(`${JSON.stringify(output)}\n`);
