@@ -1,15 +1,12 @@
 import path from 'node:path';
-import { Redis } from 'ioredis';
-import { buildApp } from './app.ts';
 import { apiDeps, processMetrics } from './deps.ts';
+import { DELIVERY_BATCH, every, hourly, LOST_IMAGES_MS, startInstance, type Instance } from './instance.ts';
 import { systemClock } from './shared/clock.ts';
 import type { Config } from './config.ts';
 import { sweepOrphanImages } from './catalog/images/image-sweep.ts';
 import { imageHandlers, requeueLostImages } from './catalog/images/image-jobs.ts';
-import { ChangeFeed } from './db/change-feed.ts';
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
-import { sweepExpiredRows } from './jobs/expired-rows.ts';
 import { randomIds } from './shared/ids.ts';
 import { Jobs } from './jobs/queue.ts';
 import { S3ImageStorage } from './media/s3-storage.ts';
@@ -19,13 +16,6 @@ import { seedDemoSite, type DemoSite } from './seed.ts';
 import { websiteUrl } from './shared/store-urls.ts';
 import { attemptDelivery, webhookSettings } from './webhooks/delivery.ts';
 import { sweepDeliveries } from './webhooks/delivery-sweep.ts';
-
-/** A client tuned for rate limiting: a slow Redis must not hold requests up (skipOnError lets them pass). */
-function rateLimitRedis(url: string): Redis {
-  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
-  redis.on('error', () => {}); // reconnects by itself; the rate limiter skips while it is away
-  return redis;
-}
 
 function printDemo(demo: DemoSite, baseUrl: string, authUrl: string): void {
   // Written to the terminal, not the log: these secrets are shown this once and never logged.
@@ -48,69 +38,37 @@ function printDemo(demo: DemoSite, baseUrl: string, authUrl: string): void {
 /** `emporium serve`: database, migrations, demo site, HTTP; a clean stop on SIGTERM or SIGINT. */
 export async function serve(config: Config): Promise<void> {
   const connection = await connect(config, 20);
-  const deps = { db: connection.db, clock: systemClock, ids: randomIds };
-  const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
-  const changes = new ChangeFeed(connection.url);
-  changes.start();
-  const jobs = new Jobs(connection.url, config.imageJobTimeoutSeconds);
-  await jobs.start();
-  const storage = imageStorage(config);
-  const appDeps = {
-    ...deps,
-    pool: connection.pool,
-    changes,
-    storage,
-    jobs,
-    config,
-    redis,
-    metrics: processMetrics({ ...deps, pool: connection.pool }),
-    cursorKey: await serverSecret(connection.db, 'cursor'),
-    csrfKey: await serverSecret(connection.db, 'csrf'),
-    webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
-  };
-  const api = apiDeps(appDeps);
-  // Seeded through the services with the server's own dependencies: the demo orders take stock
-  // and queue their notifications as any order does.
-  if (config.demoSite) {
-    const demo = await seedDemoSite(api);
-    if (demo) printDemo(demo, config.baseUrl, config.authUrl);
+  let instance: Instance;
+  try {
+    instance = await startInstance({
+      config,
+      database: connection,
+      storage: imageStorage(config),
+      clock: systemClock,
+      // Seeded through the services with the server's own dependencies: the demo orders take
+      // stock and queue their notifications as any order does.
+      beforeListen: async (api) => {
+        if (!config.demoSite) return;
+        const demo = await seedDemoSite(api);
+        if (demo) printDemo(demo, config.baseUrl, config.authUrl);
+      },
+    });
+  } catch (error) {
+    await connection.shutdown();
+    throw error;
   }
-  const app = await buildApp(appDeps, api);
-  const sweepers = [
-    hourly(
-      () => sweepOrphanImages(api),
-      (err) => app.log.error({ err }, 'image sweep failed'),
-    ),
-    hourly(
-      () => sweepExpiredRows(api),
-      (err) => app.log.error({ err }, 'sweep of expired rows failed'),
-    ),
-    hourly(
-      () => sweepDeliveries(api),
-      (err) => app.log.error({ err }, 'sweep of webhook deliveries failed'),
-    ),
-    every(
-      LOST_IMAGES_MS,
-      () => requeueLostImages(api),
-      (err) => app.log.error({ err }, 'queuing again the images of dead workers failed'),
-    ),
-  ];
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    instance.app.log.info({ signal }, 'shutting down');
     try {
-      sweepers.forEach(clearInterval);
-      await app.close(); // stops accepting, lets requests in flight finish
-      await jobs.stop(); // lets the image in hand finish; an unfinished one is handed out again
-      redis?.disconnect();
-      await changes.stop();
+      await instance.stop();
       await connection.shutdown();
       process.exit(0);
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
+      instance.app.log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
   };
@@ -118,38 +76,7 @@ export async function serve(config: Config): Promise<void> {
   // and passed on by npm), and a second one without a listener would kill the process mid-stop.
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-
-  await jobs.workImages(config.imageWorkers, imageHandlers(api));
-  await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    await jobs.stop();
-    await changes.stop();
-    await connection.shutdown();
-    throw error;
-  }
 }
-
-/**
- * Runs a sweep at start and then hourly (orphaned image files, expired tokens and sessions); a
- * failed sweep is reported and simply tried again the next hour.
- */
-function hourly(sweep: () => Promise<unknown>, onError: (error: unknown) => void) {
-  return every(60 * 60 * 1000, sweep, onError);
-}
-
-function every(ms: number, sweep: () => Promise<unknown>, onError: (error: unknown) => void) {
-  const run = () => void sweep().catch(onError);
-  run();
-  return setInterval(run, ms).unref();
-}
-
-/** How long an image whose worker died waits, at most, before it is queued again (then its retry delay). */
-const LOST_IMAGES_MS = 5_000;
-
-/** Notifications each delivery poller posts side by side. */
-const DELIVERY_BATCH = 10;
 
 function imageStorage(config: Config): ImageStorage {
   const { imageStorage: settings } = config;

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -20,6 +20,11 @@ export interface EmbeddedServer {
   url: string;
   /** Stops the server if this process owns it; a no-op for a process that attached. */
   stop(): Promise<void>;
+  /**
+   * Stops the server at once and waits for nothing but that: for a process's `exit` handler, where
+   * no promise runs (the test harness's throwaway servers). A no-op for a process that attached.
+   */
+  stopNow(): void;
 }
 
 export interface EmbeddedOptions {
@@ -243,6 +248,16 @@ export async function startEmbedded(dataDir: string, options: EmbeddedOptions = 
         });
       }
       await ownership.release();
+    },
+    stopNow: () => {
+      stopped = true;
+      clearTimeout(timer);
+      if (!ownership.owned) return;
+      try {
+        execFileSync(bin.pg_ctl, ['stop', '-m', 'immediate', '-D', pgdata], { ...runAs, stdio: 'ignore' });
+      } catch {
+        // Already down: nothing left to stop.
+      }
     },
   };
 }

@@ -1,0 +1,380 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Config } from './config.ts';
+import type { ApiDeps } from './deps.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import {
+  databaseName,
+  databaseServer,
+  databaseUrl,
+  onServer,
+  type DatabaseServer,
+} from './harness-database.ts';
+import { HarnessError, OwnerBrowser } from './harness-browser.ts';
+import { startInstance, type Instance } from './instance.ts';
+import { FileImageStorage } from './media/storage.ts';
+import { AUTHORIZE_PATH, CONSENT_PATH } from './admin/consent.routes.ts';
+import { createClient } from './oauth/clients.service.ts';
+import { TOKEN_PATH } from './oauth/token.routes.ts';
+import { seedDemoSite, type DemoSite } from './seed.ts';
+import { systemClock } from './shared/clock.ts';
+import { freePort } from './shared/net.ts';
+import { isScope, SCOPES, type Scope } from './shared/scopes.ts';
+import { createApiKey } from './sites/api-keys.service.ts';
+import { createOwner } from './sites/owners.service.ts';
+import { findWebsite } from './sites/websites.repo.ts';
+import { createWebsite } from './sites/websites.service.ts';
+
+/*
+ * Emporium inside a test process, for @emporium/testing: each instance on a database of its own
+ * (harness-database.ts), on a free port of 127.0.0.1, with its workers in the process. The
+ * helpers act as a site owner and a developer would, through the services and, for consent,
+ * through the owner's pages over HTTP.
+ */
+
+export interface HarnessOptions {
+  /** A PostgreSQL server to make the instance's database on; an embedded one (one a process) otherwise. */
+  databaseUrl?: string;
+  /** The demo site `npm start` makes; none by default. */
+  demo?: boolean;
+  /** The service's log level: `warn` by default, so that a test run shows only what went wrong. */
+  logLevel?: Config['logLevel'];
+  /** API requests a credential may make a minute: the platform's 300 by default. */
+  rateLimitPerMinute?: number;
+}
+
+export interface SiteOptions {
+  title?: string;
+  currency?: string;
+  measurementStandard?: 'IMPERIAL' | 'METRIC';
+  timeZone?: string;
+  /** An owner this instance made (`site.owner.email`); a new one by default. */
+  ownerEmail?: string;
+}
+
+export interface HarnessSite {
+  websiteId: string;
+  storePageId: string;
+  /** The owner, with the password the owner pages take. */
+  owner: { email: string; password: string };
+}
+
+export interface HarnessApp {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+export interface ConnectOptions {
+  /** The scopes the app asks for: every scope by default. */
+  scopes?: readonly string[];
+  /** Ask for a refresh token (`access_type=offline`): true by default. */
+  offline?: boolean;
+  /** Stop at the code, for an app that redeems it itself: false by default. */
+  codeOnly?: boolean;
+  state?: string;
+  codeChallenge?: string;
+}
+
+export interface Connection {
+  code: string;
+  state: string;
+  /** The token endpoint's answer; absent with `codeOnly`. */
+  tokens?: Record<string, unknown>;
+}
+
+/** What the harness sends as the app at the token endpoint, which wants a User-Agent. */
+const USER_AGENT = 'emporium-testing';
+/** Sign-ins and consent answers a minute: the harness answers as fast as a test asks. */
+const HARNESS_SIGN_INS_PER_MINUTE = 1_000_000;
+
+export class Harness {
+  readonly url: string;
+  private instance: Instance;
+  private handle: DatabaseHandle;
+  /** The database reset() goes back to: the empty template, or a snapshot. */
+  private origin: string;
+  private readonly owners = new Map<string, { email: string; password: string }>();
+  private developer: { email: string; password: string } | undefined;
+  private stopped = false;
+
+  private constructor(
+    private readonly server: DatabaseServer,
+    private readonly database: string,
+    private readonly config: Config,
+    private readonly folder: string,
+    started: { instance: Instance; handle: DatabaseHandle },
+  ) {
+    this.url = config.baseUrl;
+    this.instance = started.instance;
+    this.handle = started.handle;
+    this.origin = server.template;
+  }
+
+  static async start(options: HarnessOptions = {}): Promise<Harness> {
+    const server = await databaseServer(options.databaseUrl);
+    const database = databaseName();
+    await onServer(server.url, `CREATE DATABASE ${database} TEMPLATE ${server.template}`);
+    const folder = fs.mkdtempSync(path.join(server.folder, 'instance-'));
+    // A free port, found by listening on port 0: the base URL in every link must name it.
+    const started = await startOnFreePort(server, database, folder, options);
+    const harness = new Harness(server, database, started.config, folder, started);
+    if (options.demo) {
+      // The demo is made once; reset() goes back to it by the snapshot, not by making it again.
+      const demo = await seedDemoSite(harness.api);
+      if (demo) {
+        const website = await findWebsite(harness.api.db, demo.websiteId);
+        harness.owners.set(website!.owner_id, { email: demo.email, password: demo.password });
+        harness.demo = demo;
+      }
+      await harness.snapshot();
+    }
+    return harness;
+  }
+
+  /** The demo site, when the instance was started with `demo`. */
+  demo: DemoSite | undefined;
+
+  /** The services' dependencies the running app uses, for calling services directly. */
+  get api(): ApiDeps {
+    return this.instance.api;
+  }
+
+  async createSite(options: SiteOptions = {}): Promise<HarnessSite> {
+    const owner = options.ownerEmail ? this.knownOwner(options.ownerEmail) : await this.newOwner('owner');
+    const { websiteId, storePageId } = await createWebsite(this.api, {
+      ownerEmail: owner.email,
+      title: options.title ?? 'Test Store',
+      currency: options.currency,
+      measurementStandard: options.measurementStandard,
+      timeZone: options.timeZone,
+    });
+    return { websiteId, storePageId, owner };
+  }
+
+  /** An API key of the website with these scopes (every scope by default), shown this once. */
+  async createApiKey(websiteId: string, scopes: readonly string[] = SCOPES, name = 'test'): Promise<string> {
+    const { apiKey } = await createApiKey(this.api, { websiteId, scopes: scopes.join(','), name });
+    return apiKey;
+  }
+
+  /** An app (OAuth client) of a developer account of this instance. */
+  async registerApp(
+    options: { name?: string; redirectUri?: string; initiateUrl?: string } = {},
+  ): Promise<HarnessApp> {
+    this.developer ??= await this.newOwner('developer');
+    const redirectUri = options.redirectUri ?? 'http://127.0.0.1/callback';
+    const { clientId, clientSecret } = await createClient(this.api, {
+      ownerEmail: this.developer.email,
+      name: options.name ?? 'Test App',
+      redirectUris: [redirectUri],
+      initiateUrl: options.initiateUrl,
+    });
+    return { clientId, clientSecret, redirectUri };
+  }
+
+  /**
+   * The website's owner connects the app, as in a browser: the authorization URL, sign-in, the
+   * consent page's Allow, the redirect with the code; then the app redeems the code at the token
+   * endpoint (unless `codeOnly`). Every rule of the flow applies: an unknown scope or a redirect
+   * URI the app did not register fails here as it would for the app.
+   */
+  async connect(app: HarnessApp, websiteId: string, options: ConnectOptions = {}): Promise<Connection> {
+    const scopes = options.scopes ?? SCOPES;
+    const unknown = scopes.find((scope) => !isScope(scope));
+    if (unknown)
+      throw new HarnessError(`scopes: unknown scope "${unknown}"; the scopes are ${SCOPES.join(', ')}`);
+    const website = await findWebsite(this.api.db, websiteId);
+    if (!website) throw new HarnessError(`website not found: ${websiteId}`);
+    const owner = this.owners.get(website.owner_id);
+    if (!owner)
+      throw new HarnessError(
+        `the owner of ${websiteId} was not made by this instance, which cannot sign in as them`,
+      );
+    const state = options.state ?? randomBytes(8).toString('hex');
+    const browser = new OwnerBrowser(this.url);
+    await browser.signIn(owner.email, owner.password);
+    const query = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      scope: (scopes as Scope[]).join(','),
+      state,
+      website_id: websiteId,
+      ...(options.offline === false ? {} : { access_type: 'offline' }),
+      ...(options.codeChallenge
+        ? { code_challenge: options.codeChallenge, code_challenge_method: 'S256' }
+        : {}),
+    });
+    const authorize = await browser.get(`${AUTHORIZE_PATH}?${query}`);
+    const consentUrl = authorize.headers.get('location') ?? '';
+    if (authorize.status !== 303 || !consentUrl.startsWith(CONSENT_PATH)) {
+      throw new HarnessError(
+        `the authorization request was refused: ${redirectError(consentUrl) ?? browser.pageText()}`,
+      );
+    }
+    const consent = await browser.get(consentUrl);
+    if (consent.status !== 200) throw new HarnessError(`the consent page refused: ${browser.pageText()}`);
+    const answer = await browser.post(CONSENT_PATH, {
+      request: browser.hidden('request'),
+      website_id: websiteId,
+      decision: 'allow',
+    });
+    const back = new URL(answer.headers.get('location') ?? '', this.url);
+    const code = back.searchParams.get('code');
+    if (answer.status !== 303 || !code) {
+      throw new HarnessError(`the consent was not given: ${redirectError(back.href) ?? browser.pageText()}`);
+    }
+    if (options.codeOnly) return { code, state };
+    return { code, state, tokens: await this.redeem(app, code) };
+  }
+
+  /** Back to how the instance started (empty, or the demo), or to the last snapshot(). */
+  async reset(): Promise<void> {
+    await this.restart(async () => {
+      await onServer(this.server.url, `DROP DATABASE ${this.database} WITH (FORCE)`);
+      await onServer(this.server.url, `CREATE DATABASE ${this.database} TEMPLATE ${this.origin}`);
+      const images = path.join(this.folder, 'images');
+      fs.rmSync(images, { recursive: true, force: true });
+      if (this.origin !== this.server.template) {
+        fs.cpSync(path.join(this.folder, 'snapshot-images'), images, { recursive: true });
+      }
+    });
+  }
+
+  /** What reset() goes back to from now on: the data as it is (a loaded fixture, say). */
+  async snapshot(): Promise<void> {
+    const snapshot = `${this.database}_snapshot`;
+    await this.restart(async () => {
+      if (this.origin === snapshot) await onServer(this.server.url, `DROP DATABASE ${snapshot}`);
+      await onServer(this.server.url, `CREATE DATABASE ${snapshot} TEMPLATE ${this.database}`);
+      const images = path.join(this.folder, 'images');
+      const copy = path.join(this.folder, 'snapshot-images');
+      fs.rmSync(copy, { recursive: true, force: true });
+      if (fs.existsSync(images)) fs.cpSync(images, copy, { recursive: true });
+      else fs.mkdirSync(copy);
+    });
+    this.origin = snapshot;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.instance.stop();
+    await this.handle.close();
+    await onServer(this.server.url, `DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`);
+    await onServer(this.server.url, `DROP DATABASE IF EXISTS ${this.database}_snapshot WITH (FORCE)`);
+    fs.rmSync(this.folder, { recursive: true, force: true });
+  }
+
+  /** Stops the instance, changes its database while nothing holds it, and starts it on the same port. */
+  private async restart(change: () => Promise<void>): Promise<void> {
+    await this.instance.stop();
+    await this.handle.close();
+    await change();
+    const started = await startOn(this.config, this.server, this.database, this.folder);
+    this.instance = started.instance;
+    this.handle = started.handle;
+  }
+
+  private async redeem(app: HarnessApp, code: string): Promise<Record<string, unknown>> {
+    const res = await fetch(new URL(TOKEN_PATH, this.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+      },
+      body: JSON.stringify({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }),
+    });
+    const body = (await res.json()) as Record<string, unknown>;
+    if (res.status !== 200)
+      throw new HarnessError(`the token endpoint refused the code: ${JSON.stringify(body)}`);
+    return body;
+  }
+
+  private knownOwner(email: string): { email: string; password: string } {
+    const owner = [...this.owners.values()].find((o) => o.email === email);
+    if (!owner) throw new HarnessError(`ownerEmail: ${email} is not an owner this instance made`);
+    return owner;
+  }
+
+  private async newOwner(kind: 'owner' | 'developer'): Promise<{ email: string; password: string }> {
+    const email = `${kind}-${randomBytes(6).toString('hex')}@emporium.test`;
+    const password = randomBytes(18).toString('base64url');
+    const { ownerId } = await createOwner(this.api, { email, password, firstName: 'Test', lastName: kind });
+    const owner = { email, password };
+    this.owners.set(ownerId, owner);
+    return owner;
+  }
+}
+
+/** The `error_description` of a redirect back to the app, if it is one. */
+function redirectError(location: string): string | undefined {
+  if (!location) return undefined;
+  const params = new URL(location, 'http://x').searchParams;
+  const error = params.get('error');
+  return error ? `${error}: ${params.get('error_description') ?? ''}`.trim() : undefined;
+}
+
+function harnessConfig(port: number, folder: string, options: HarnessOptions): Config {
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: folder,
+    LOG_LEVEL: options.logLevel ?? 'warn',
+  });
+  return {
+    ...config,
+    demoSite: false, // made once by Harness.start, kept by its snapshot
+    // An app under test listens on 127.0.0.1 over plain http.
+    webhookAllowPrivate: true,
+    signInPerMinute: HARNESS_SIGN_INS_PER_MINUTE,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? config.rateLimitPerMinute,
+    webhookWorkers: 1,
+  };
+}
+
+async function startOn(
+  config: Config,
+  server: DatabaseServer,
+  database: string,
+  folder: string,
+): Promise<{ instance: Instance; handle: DatabaseHandle }> {
+  const handle = openDatabase(databaseUrl(server.url, database), { max: 10 });
+  try {
+    const instance = await startInstance({
+      config,
+      database: handle,
+      storage: new FileImageStorage(path.join(folder, 'images')),
+      clock: systemClock,
+    });
+    return { instance, handle };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Ports others may take between our look and our listen: a few tries. */
+const PORT_TRIES = 5;
+
+async function startOnFreePort(
+  server: DatabaseServer,
+  database: string,
+  folder: string,
+  options: HarnessOptions,
+): Promise<{ instance: Instance; handle: DatabaseHandle; config: Config }> {
+  for (let attempt = 1; ; attempt++) {
+    const config = harnessConfig(await freePort(), folder, options);
+    try {
+      return { ...(await startOn(config, server, database, folder)), config };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === PORT_TRIES) throw error;
+    }
+  }
+}
+
+export function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  return Harness.start(options);
+}
