@@ -5,12 +5,8 @@ import type { OrderDeps } from '../orders/place-order.ts';
 /** What triggers are given: the services' dependencies, as a CLI command or the HTTP app has them. */
 export type TriggerDeps = OrderDeps &
   Pick<TokenDeps, 'tokens'> & {
-    /**
-     * Where a deleted product's image files are removed from. The CLI reaches the database only:
-     * without a storage, the files are left to the hourly sweep of orphan images that a running
-     * server or worker makes (catalog/images/image-sweep.ts), as after a storage outage.
-     */
-    storage?: ImageStorage;
+    /** Where a deleted product's image files are removed from: the service's storage. */
+    storage: ImageStorage;
   };
 
 /** The options a topic may take, each named as the CLI's flag is (`--order` is `orderId`). */

@@ -1,5 +1,4 @@
 import { createProduct, deleteProduct, updateProduct } from '../catalog/products.service.ts';
-import type { ImageStorage } from '../media/storage.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
 import { OBJECT_ID } from '../shared/ids.ts';
 import { fromMinorUnits, majorUnit } from '../shared/money.ts';
@@ -77,20 +76,8 @@ export const PRODUCT_TRIGGERS: Record<string, TopicTrigger> = {
     does: 'deletes the product, its variants and its images',
     async run(deps, websiteId, options) {
       const product = await productOf(deps, websiteId, options.productId);
-      await deleteProduct(
-        { ...deps, storage: deps.storage ?? FILES_LEFT_TO_THE_SWEEP },
-        websiteId,
-        product.id,
-        'v2',
-      );
+      await deleteProduct(deps, websiteId, product.id, 'v2');
       return { changed: { productId: product.id }, data: { productId: product.id } };
     },
   },
 };
-
-/**
- * See TriggerDeps.storage: nothing is removed now, the sweep of orphan images removes the files.
- * deleteProduct only ever removes an image's files (image-sweep.ts removeFilesOf), so that is
- * all this storage does.
- */
-const FILES_LEFT_TO_THE_SWEEP = { remove: async () => {} } as Pick<ImageStorage, 'remove'> as ImageStorage;
