@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { updateAltText, uploadImage, type ImageDeps } from './catalog/images/images.service.ts';
-import { createProduct } from './catalog/products.service.ts';
-import { createOrder, fulfillOrder } from './orders/orders.service.ts';
-import type { OrderDeps } from './orders/place-order.ts';
-import { sampleOrderDraft } from './orders/sample-order.ts';
-import { SCOPES } from './shared/scopes.ts';
-import { createApiKey } from './sites/api-keys.service.ts';
+import fs from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { createOwner } from './sites/owners.service.ts';
-import { swatchPicture } from './media/images.ts';
-import { createWebsite } from './sites/websites.service.ts';
+import { loadFixture, type FixtureDeps } from './testing/fixtures/load-fixture.ts';
+import type { FixtureOrder, SiteFixture } from './testing/fixtures/fixture.schemas.ts';
 
 export interface DemoSite {
   email: string;
@@ -19,150 +13,51 @@ export interface DemoSite {
   apiKey: string;
 }
 
+/** The demo store: a small shop's catalogue of every type, with pictures, and three orders. */
+export const DEMO_SITE_PATH = fileURLToPath(new URL('../fixtures/demo-site.json', import.meta.url));
+
 const HOUR_MS = 3600_000;
-const usd = (value: string) => ({ currency: 'USD', value });
+/** How long before start-up the newest demo order was placed. */
+const NEWEST_ORDER_AGO_MS = 3 * HOUR_MS;
 
-/** A small shop's catalogue: variants with options, a product on sale, unlimited stock. */
-function demoProducts(storePageId: string) {
-  return [
-    {
-      type: 'PHYSICAL' as const,
-      storePageId,
-      name: 'Stoneware Mug',
-      isVisible: true,
-      variantAttributes: ['Glaze'],
-      variants: [
-        {
-          sku: 'DEMO-MUG-SAND',
-          attributes: { Glaze: 'Sand' },
-          pricing: { basePrice: usd('18.00') },
-          stock: { quantity: 24 },
-        },
-        {
-          sku: 'DEMO-MUG-SLATE',
-          attributes: { Glaze: 'Slate' },
-          pricing: { basePrice: usd('18.00') },
-          stock: { quantity: 12 },
-        },
-      ],
-    },
-    {
-      type: 'PHYSICAL' as const,
-      storePageId,
-      name: 'Canvas Tote',
-      isVisible: true,
-      variants: [
-        {
-          sku: 'DEMO-TOTE',
-          pricing: { basePrice: usd('24.00'), salePrice: usd('19.00'), onSale: true },
-          stock: { quantity: 40 },
-        },
-      ],
-    },
-    {
-      type: 'PHYSICAL' as const,
-      storePageId,
-      name: 'Beeswax Candle',
-      isVisible: true,
-      variants: [{ sku: 'DEMO-CANDLE', pricing: { basePrice: usd('12.00') }, stock: { unlimited: true } }],
-    },
-    // The types only Products v2 shows (docs/products.md, "Products v2").
-    {
-      type: 'SERVICE' as const,
-      storePageId,
-      name: 'Wheel Throwing Class',
-      isVisible: true,
-      variantAttributes: ['Session'],
-      variants: [
-        {
-          sku: 'DEMO-CLASS-SAT',
-          attributes: { Session: 'Saturday' },
-          pricing: { basePrice: usd('45.00') },
-          stock: { quantity: 8 },
-        },
-        {
-          sku: 'DEMO-CLASS-SUN',
-          attributes: { Session: 'Sunday' },
-          pricing: { basePrice: usd('45.00') },
-          stock: { quantity: 8 },
-        },
-      ],
-    },
-    {
-      type: 'GIFT_CARD' as const,
-      storePageId,
-      name: 'Gift Card',
-      isVisible: true,
-      variants: [
-        { sku: 'DEMO-GIFT-25', pricing: { basePrice: usd('25.00') } },
-        { sku: 'DEMO-GIFT-50', pricing: { basePrice: usd('50.00') } },
-      ],
-    },
-  ];
+const shifted = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+/**
+ * The orders moved in time, keeping their spacing, so that the newest was placed three hours ago:
+ * the owner's dashboard and the Orders API show recent days at once, whenever the demo starts.
+ */
+function recentOrders(orders: FixtureOrder[], now: Date): FixtureOrder[] {
+  if (orders.length === 0) return orders;
+  const newest = Math.max(...orders.map((o) => Date.parse(o.createdOn)));
+  const ms = now.getTime() - NEWEST_ORDER_AGO_MS - newest;
+  return orders.map((order) => ({
+    ...order,
+    createdOn: shifted(order.createdOn, ms),
+    ...(order.fulfilledOn && { fulfilledOn: shifted(order.fulfilledOn, ms) }),
+    fulfillments: order.fulfillments.map((s) => ({ ...s, shipDate: shifted(s.shipDate, ms) })),
+  }));
 }
 
 /**
- * Three orders placed over the last two days, the oldest shipped, so the owner pages and the
- * Orders API show something at once. They go through the same services as every order: stock
- * is taken, profiles and transaction documents made.
+ * On a database without owners, a demo owner and the demo site (fixtures/demo-site.json: its
+ * products, pictures, orders and all-scopes API key), so a fresh `npm start` can be tried with
+ * curl at once. Loaded as any fixture is, through the services: the orders take stock, the
+ * pictures are processed by the workers. Returns the secrets to show once, or undefined.
  */
-async function demoOrders(deps: OrderDeps, websiteId: string): Promise<void> {
-  const now = deps.clock.now().getTime();
-  const placed = [];
-  for (const hoursAgo of [50, 26, 3]) {
-    const draft = await sampleOrderDraft(deps, websiteId, new Date(now - hoursAgo * HOUR_MS));
-    placed.push(await createOrder(deps, websiteId, draft));
-  }
-  const oldest = placed[0]!.order;
-  await fulfillOrder(deps, websiteId, oldest.id, {
-    shouldSendNotification: false,
-    shipments: [
-      {
-        shipDate: new Date(oldest.placedOn.getTime() + 20 * HOUR_MS).toISOString(),
-        carrierName: 'USPS',
-        service: 'Ground Advantage',
-        trackingNumber: '9400100000000000000000',
-        trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000000',
-      },
-    ],
-  });
-}
-
-/** A picture for each demo product, so the demo store shows images: a colour and its alt text. */
-const DEMO_PICTURES: Record<string, [colour: string, altText: string]> = {
-  'Stoneware Mug': ['#8a9aa8', 'A slate-glazed stoneware mug'],
-  'Canvas Tote': ['#c9a66b', 'A sand-coloured canvas tote bag'],
-  'Beeswax Candle': ['#e8c170', 'A honey-coloured beeswax candle'],
-  'Wheel Throwing Class': ['#9c6b4e', "Clay on a potter's wheel"],
-  'Gift Card': ['#2f5d50', 'A green gift card'],
-};
-
-/** Uploads the product's demo picture through the image service; workers make its widths. */
-async function addDemoPicture(deps: ImageDeps, websiteId: string, product: Buffer): Promise<void> {
-  const { id, name } = JSON.parse(product.toString()) as { id: string; name: string };
-  const picture = DEMO_PICTURES[name];
-  if (!picture) return;
-  const stream = Readable.from([await swatchPicture(picture[0])]);
-  const { imageId } = await uploadImage(deps, websiteId, id, { stream, fileName: 'demo.png' }, 'v2');
-  await updateAltText(deps, websiteId, id, imageId, picture[1], 'v2');
-}
-
-/**
- * On a database without owners, a demo owner, website (with products and orders) and
- * all-scopes API key, so a fresh `npm start` can be tried with curl at once. Returns the
- * secrets to show once, or undefined.
- */
-export async function seedDemoSite(deps: OrderDeps & ImageDeps): Promise<DemoSite | undefined> {
+export async function seedDemoSite(deps: FixtureDeps): Promise<DemoSite | undefined> {
   const any = await deps.db.selectFrom('owners').select('id').limit(1).executeTakeFirst();
   if (any) return undefined;
   const email = 'demo@example.com';
   const password = randomBytes(12).toString('base64url');
+  const fixture = JSON.parse(await fs.readFile(DEMO_SITE_PATH, 'utf8')) as SiteFixture;
+  fixture.orders = recentOrders(fixture.orders ?? [], deps.clock.now());
   await createOwner(deps, { email, password, firstName: 'Demo', lastName: 'Owner' });
-  const { websiteId, storePageId } = await createWebsite(deps, { ownerEmail: email, title: 'Demo Store' });
-  const { apiKey } = await createApiKey(deps, { websiteId, name: 'Demo key', scopes: SCOPES.join(',') });
-  for (const product of demoProducts(storePageId)) {
-    await addDemoPicture(deps, websiteId, await createProduct(deps, websiteId, product, 'v2'));
-  }
-  await demoOrders(deps, websiteId);
-  return { email, password, websiteId, storePageId, apiKey };
+  const site = await loadFixture(deps, fixture, { ownerEmail: email });
+  return {
+    email,
+    password,
+    websiteId: site.websiteId,
+    storePageId: site.storePageIds[0]!,
+    apiKey: site.apiKeys[0]!.apiKey,
+  };
 }
