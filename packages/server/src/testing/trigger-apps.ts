@@ -1,13 +1,13 @@
 import { listConnectedApps } from '../oauth/connected-apps.ts';
 import { revokeAccess } from '../oauth/revocation.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
+import type { Topic } from '../webhooks/topics.ts';
 import type { TopicTrigger } from './trigger-kinds.ts';
 
 /** An app losing its access, as when the owner disconnects it on the connected apps page. */
-export const APP_TRIGGERS: Record<string, TopicTrigger> = {
+export const APP_TRIGGERS = {
   'extension.uninstall': {
     options: ['clientId'],
-    does: "revokes a connected app's access as the owner does: its tokens stop working, its subscriptions go",
     async run(deps, websiteId, options) {
       const apps = await listConnectedApps(deps.db, websiteId, deps.clock.now());
       const listed = apps.map((app) => `${app.clientId} (${app.name})`).join(', ');
@@ -34,4 +34,4 @@ export const APP_TRIGGERS: Record<string, TopicTrigger> = {
       return { changed: { clientId, grantsRevoked }, data: { clientId } };
     },
   },
-};
+} satisfies Partial<Record<Topic, TopicTrigger>>;

@@ -9,6 +9,7 @@ import {
 } from '../customers/contacts.service.ts';
 import { ValidationError, NotFound } from '../shared/errors.ts';
 import { bookAddress, madeUpEmail, madeUpPerson } from './made-up-people.ts';
+import type { Topic } from '../webhooks/topics.ts';
 import type { TopicTrigger, TriggerDeps } from './trigger-kinds.ts';
 import * as repo from './triggers.repo.ts';
 
@@ -49,10 +50,9 @@ async function entryOf(
   return { contactId: newest.contact_id, addressBookEntryId: newest.id };
 }
 
-export const CUSTOMER_TRIGGERS: Record<string, TopicTrigger> = {
+export const CUSTOMER_TRIGGERS = {
   'contact.create': {
     options: ['email'],
-    does: 'creates a contact with a made-up name and e-mail',
     async run(deps, websiteId, options) {
       const person = madeUpPerson(deps.ids);
       const contact = await createContact(deps, websiteId, {
@@ -69,7 +69,6 @@ export const CUSTOMER_TRIGGERS: Record<string, TopicTrigger> = {
   },
   'contact.update': {
     options: ['contactId'],
-    does: "turns the contact's marketing consent over (subscribed to unsubscribed, or back)",
     async run(deps, websiteId, options) {
       const contactId = await contactOf(deps, websiteId, options.contactId);
       const before = await getContact(deps, websiteId, contactId);
@@ -80,7 +79,6 @@ export const CUSTOMER_TRIGGERS: Record<string, TopicTrigger> = {
   },
   'contact.delete': {
     options: ['contactId'],
-    does: 'deletes the contact and its address book (its orders keep their customerId)',
     async run(deps, websiteId, options) {
       const contactId = await contactOf(deps, websiteId, options.contactId);
       await deleteContact(deps, websiteId, contactId);
@@ -89,7 +87,6 @@ export const CUSTOMER_TRIGGERS: Record<string, TopicTrigger> = {
   },
   'address.create': {
     options: ['contactId'],
-    does: "adds a made-up address to the contact's address book (its default when it is the first)",
     async run(deps, websiteId, options) {
       const contactId = await contactOf(deps, websiteId, options.contactId);
       const entry = await createEntry(deps, websiteId, contactId, {
@@ -103,7 +100,6 @@ export const CUSTOMER_TRIGGERS: Record<string, TopicTrigger> = {
   },
   'address.update': {
     options: ['addressId', 'contactId'],
-    does: 'replaces the address of the entry with another made-up one',
     async run(deps, websiteId, options) {
       const ids = await entryOf(deps, websiteId, options);
       await replaceEntry(deps, websiteId, ids, { address: bookAddress(madeUpPerson(deps.ids)) });
@@ -115,7 +111,6 @@ export const CUSTOMER_TRIGGERS: Record<string, TopicTrigger> = {
   },
   'address.delete': {
     options: ['addressId', 'contactId'],
-    does: 'deletes the entry (the oldest left becomes the default when it was)',
     async run(deps, websiteId, options) {
       const ids = await entryOf(deps, websiteId, options);
       await deleteEntry(deps, websiteId, ids);
@@ -125,4 +120,4 @@ export const CUSTOMER_TRIGGERS: Record<string, TopicTrigger> = {
       };
     },
   },
-};
+} satisfies Partial<Record<Topic, TopicTrigger>>;

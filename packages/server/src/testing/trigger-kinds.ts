@@ -41,8 +41,6 @@ export type Changed = Record<string, string | number | boolean>;
 /** A topic's trigger: the options it takes, and the change, returning its ids and notification data. */
 export interface TopicTrigger {
   options: readonly OptionName[];
-  /** What the change does, for the help and the docs. */
-  does: string;
   run(
     deps: TriggerDeps,
     websiteId: string,

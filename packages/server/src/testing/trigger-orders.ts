@@ -7,6 +7,7 @@ import { NotFound, ValidationError } from '../shared/errors.ts';
 import { OBJECT_ID } from '../shared/ids.ts';
 import { findWebsite } from '../sites/websites.repo.ts';
 import { madeUpEmail, madeUpPerson, orderAddress } from './made-up-people.ts';
+import type { Topic } from '../webhooks/topics.ts';
 import type { TopicTrigger, TriggerDeps } from './trigger-kinds.ts';
 import * as repo from './triggers.repo.ts';
 
@@ -47,7 +48,6 @@ async function soldVariant(deps: TriggerDeps, websiteId: string, sku: string | u
 
 const orderCreate: TopicTrigger = {
   options: ['sku', 'quantity', 'email'],
-  does: 'places a paid storefront order of a product in stock, taking the stock',
   async run(deps, websiteId, options) {
     const quantity = quantityOf(options.quantity);
     const email = options.email === undefined ? undefined : parseEmail(options.email, 'email');
@@ -125,7 +125,6 @@ function shipment(deps: TriggerDeps) {
 
 const orderUpdate: TopicTrigger = {
   options: ['orderId', 'action'],
-  does: 'fulfils (with a tracked shipment) or cancels (restocking its items) a PENDING order, as the owner does',
   async run(deps, websiteId, options) {
     const action = options.action ?? 'FULFILLED';
     if (!(ACTIONS as readonly string[]).includes(action)) {
@@ -142,4 +141,7 @@ const orderUpdate: TopicTrigger = {
   },
 };
 
-export const ORDER_TRIGGERS = { 'order.create': orderCreate, 'order.update': orderUpdate };
+export const ORDER_TRIGGERS = {
+  'order.create': orderCreate,
+  'order.update': orderUpdate,
+} satisfies Partial<Record<Topic, TopicTrigger>>;

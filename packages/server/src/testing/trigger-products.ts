@@ -3,6 +3,7 @@ import { NotFound, ValidationError } from '../shared/errors.ts';
 import { OBJECT_ID } from '../shared/ids.ts';
 import { fromMinorUnits, majorUnit } from '../shared/money.ts';
 import { findWebsite } from '../sites/websites.repo.ts';
+import type { Topic } from '../webhooks/topics.ts';
 import type { TopicTrigger, TriggerDeps } from './trigger-kinds.ts';
 import * as repo from './triggers.repo.ts';
 
@@ -29,10 +30,9 @@ async function productOf(deps: TriggerDeps, websiteId: string, productId: string
   return product;
 }
 
-export const PRODUCT_TRIGGERS: Record<string, TopicTrigger> = {
+export const PRODUCT_TRIGGERS = {
   'product.create': {
     options: ['name', 'sku'],
-    does: `creates a visible physical product on the first store page: one variant, ${STOCK} in stock`,
     async run(deps, websiteId, options) {
       const website = await findWebsite(deps.db, websiteId);
       if (!website) throw new NotFound(`website not found: ${websiteId}`);
@@ -61,7 +61,6 @@ export const PRODUCT_TRIGGERS: Record<string, TopicTrigger> = {
   },
   'product.update': {
     options: ['productId', 'name'],
-    does: `renames the product: to --name, or with "${UPDATED}" added to its name (or taken off again)`,
     async run(deps, websiteId, options) {
       const product = await productOf(deps, websiteId, options.productId);
       const name =
@@ -73,11 +72,10 @@ export const PRODUCT_TRIGGERS: Record<string, TopicTrigger> = {
   },
   'product.delete': {
     options: ['productId'],
-    does: 'deletes the product, its variants and its images',
     async run(deps, websiteId, options) {
       const product = await productOf(deps, websiteId, options.productId);
       await deleteProduct(deps, websiteId, product.id, 'v2');
       return { changed: { productId: product.id }, data: { productId: product.id } };
     },
   },
-};
+} satisfies Partial<Record<Topic, TopicTrigger>>;

@@ -19,18 +19,18 @@ export type { TriggerDeps, TriggerOptions, OptionName } from './trigger-kinds.ts
 
 /** One trigger a topic the outbox sends: a new topic without one fails the type check here. */
 export const TRIGGERS: Record<Topic, TopicTrigger> = {
-  'extension.uninstall': APP_TRIGGERS['extension.uninstall']!,
+  'extension.uninstall': APP_TRIGGERS['extension.uninstall'],
   'order.create': ORDER_TRIGGERS['order.create'],
   'order.update': ORDER_TRIGGERS['order.update'],
-  'contact.create': CUSTOMER_TRIGGERS['contact.create']!,
-  'contact.update': CUSTOMER_TRIGGERS['contact.update']!,
-  'contact.delete': CUSTOMER_TRIGGERS['contact.delete']!,
-  'address.create': CUSTOMER_TRIGGERS['address.create']!,
-  'address.update': CUSTOMER_TRIGGERS['address.update']!,
-  'address.delete': CUSTOMER_TRIGGERS['address.delete']!,
-  'product.create': PRODUCT_TRIGGERS['product.create']!,
-  'product.update': PRODUCT_TRIGGERS['product.update']!,
-  'product.delete': PRODUCT_TRIGGERS['product.delete']!,
+  'contact.create': CUSTOMER_TRIGGERS['contact.create'],
+  'contact.update': CUSTOMER_TRIGGERS['contact.update'],
+  'contact.delete': CUSTOMER_TRIGGERS['contact.delete'],
+  'address.create': CUSTOMER_TRIGGERS['address.create'],
+  'address.update': CUSTOMER_TRIGGERS['address.update'],
+  'address.delete': CUSTOMER_TRIGGERS['address.delete'],
+  'product.create': PRODUCT_TRIGGERS['product.create'],
+  'product.update': PRODUCT_TRIGGERS['product.update'],
+  'product.delete': PRODUCT_TRIGGERS['product.delete'],
 };
 
 export interface Triggered {
