@@ -164,6 +164,14 @@ describe('loadFixture', () => {
       /^products\[3\]\.variants\[0\]\.stock: a GIFT_CARD product's variants have no stock/,
     ],
     [
+      'two products with one URL slug on a store page',
+      (f) => {
+        f.products![0]!.urlSlug = 'pots';
+        f.products![1]!.urlSlug = 'Pots';
+      },
+      /^products\[1\]\.urlSlug: "pots" is the slug of products\[0\] on the same store page/,
+    ],
+    [
       'an order of a SKU the fixture does not hold',
       (f) => f.orders!.push(order('F-9', [{ sku: 'NOPE', quantity: 1, price: '1.00' }], 'PENDING')),
       /^orders\[3\]\.lineItems\[0\]\.sku: no variant with SKU "NOPE" in products/,
