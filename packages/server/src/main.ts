@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { apiDeps, processMetrics } from './deps.ts';
 import { DELIVERY_BATCH, every, hourly, LOST_IMAGES_MS, startInstance, type Instance } from './instance.ts';
 import { systemClock } from './shared/clock.ts';
@@ -8,9 +7,8 @@ import { imageHandlers, requeueLostImages } from './catalog/images/image-jobs.ts
 import { connect } from './db/connect.ts';
 import { serverSecret } from './db/server-secrets.ts';
 import { randomIds } from './shared/ids.ts';
+import { imageStorage } from './image-storage.ts';
 import { Jobs } from './jobs/queue.ts';
-import { S3ImageStorage } from './media/s3-storage.ts';
-import { FileImageStorage, type ImageStorage } from './media/storage.ts';
 import { listenForMetrics } from './metrics/metrics-server.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
 import { websiteUrl } from './shared/store-urls.ts';
@@ -43,7 +41,7 @@ export async function serve(config: Config): Promise<void> {
     instance = await startInstance({
       config,
       database: connection,
-      storage: imageStorage(config),
+      storage: await imageStorage(config),
       clock: systemClock,
       // Seeded through the services with the server's own dependencies: the demo orders take
       // stock and queue their notifications as any order does.
@@ -78,12 +76,6 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-function imageStorage(config: Config): ImageStorage {
-  const { imageStorage: settings } = config;
-  if (settings.kind === 's3') return new S3ImageStorage(settings);
-  return new FileImageStorage(path.join(config.dataDir, 'images'));
-}
-
 /**
  * `emporium worker`: image jobs and webhook deliveries, no HTTP. With an external PostgreSQL (and image storage
  * every process reaches), workers run on their own machines and scale apart from the API.
@@ -100,7 +92,7 @@ export async function work(config: Config): Promise<void> {
     config,
     metrics,
     cursorKey: await serverSecret(connection.db, 'cursor'),
-    storage: imageStorage(config),
+    storage: await imageStorage(config),
     jobs,
     webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
   });
