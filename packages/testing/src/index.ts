@@ -1,0 +1,168 @@
+/**
+ * @emporium/testing: Emporium started from an app's own test suite. Each `startEmporium()` is an
+ * isolated instance on a free port of 127.0.0.1, on a database of its own, with its workers in
+ * the test process; helpers make sites, API keys and apps, connect an app through the real
+ * authorization and consent endpoints, receive its signed webhooks, reset and stop.
+ */
+import { tsImport } from 'tsx/esm/api';
+import { WebhookReceiver } from './webhook-receiver.js';
+
+export { WebhookReceiver, type Notification, type Subscription } from './webhook-receiver.js';
+
+export interface EmporiumOptions {
+  /**
+   * A PostgreSQL server (`postgres://user@host:5432/postgres`) to make the instance's database on,
+   * dropped at stop(); by default an embedded server in a temporary folder, one a test process.
+   */
+  databaseUrl?: string;
+  /** Start with the demo site of `npm start` (reset() goes back to it); none by default. */
+  demo?: boolean;
+  /** The service's log level: `warn` by default. */
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** API requests a credential may make a minute: the platform's 300 by default. */
+  rateLimitPerMinute?: number;
+}
+
+export interface SiteOptions {
+  title?: string;
+  /** ISO 4217, `USD` by default. */
+  currency?: string;
+  measurementStandard?: 'IMPERIAL' | 'METRIC';
+  timeZone?: string;
+  /** An owner this instance made (another site's `owner.email`); a new owner by default. */
+  ownerEmail?: string;
+  /** The scopes of the site's API key: every scope by default. */
+  scopes?: readonly string[];
+}
+
+export interface Site {
+  websiteId: string;
+  /** The store page the site starts with ("Shop"). */
+  storePageId: string;
+  /** An API key of the site with the scopes asked for. */
+  apiKey: string;
+  /** The owner, with the password the owner pages take. */
+  owner: { email: string; password: string };
+}
+
+export interface App {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+}
+
+export interface ConnectOptions {
+  /** The scopes the app asks for: every scope by default. */
+  scopes?: readonly string[];
+  /** Ask for a refresh token (`access_type=offline`): true by default. */
+  offline?: boolean;
+  /** Stop at the code, for an app that redeems it itself: false by default. */
+  codeOnly?: boolean;
+  state?: string;
+  /** A PKCE challenge (S256); the app then redeems the code with its verifier. */
+  codeChallenge?: string;
+}
+
+/** The token endpoint's answer (api-details 2). */
+export interface Tokens {
+  access_token: string;
+  access_token_expires_at: string;
+  refresh_token?: string;
+  refresh_token_expires_at?: string;
+  token_type?: string;
+  [field: string]: unknown;
+}
+
+export interface Connection {
+  code: string;
+  state: string;
+  /** Absent with `codeOnly`. */
+  tokens?: Tokens;
+}
+
+/** The demo site, when started with `demo`. */
+export interface DemoSite {
+  email: string;
+  password: string;
+  websiteId: string;
+  storePageId: string;
+  apiKey: string;
+}
+
+export interface EmporiumInstance {
+  /** The base URL of the API, the store and the owner pages: `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly demo: DemoSite | undefined;
+  createSite(options?: SiteOptions): Promise<Site>;
+  /** Another API key of a site, shown this once; every scope by default. */
+  createApiKey(websiteId: string, scopes?: readonly string[], name?: string): Promise<string>;
+  /** An app (OAuth client) of a developer account; its redirect URI is `http://127.0.0.1/callback` by default. */
+  registerApp(options?: { name?: string; redirectUri?: string; initiateUrl?: string }): Promise<App>;
+  /**
+   * The site's owner connects the app as in a browser (authorization URL, sign-in, the consent
+   * page's Allow); the app then redeems the code at the token endpoint unless `codeOnly`.
+   */
+  connect(app: App, websiteId: string, options?: ConnectOptions): Promise<Connection>;
+  /** An endpoint for the app's webhooks that checks their signatures; close() it when done. */
+  webhookReceiver(): Promise<WebhookReceiver>;
+  /** Back to how it started (empty, or the demo), or to the last snapshot(). */
+  reset(): Promise<void>;
+  /** What reset() goes back to from now on: the data as it is now. */
+  snapshot(): Promise<void>;
+  /** Stops it and drops its database. */
+  stop(): Promise<void>;
+}
+
+/** The server's harness (packages/server/src/harness.ts), as this package uses it. */
+interface Harness {
+  url: string;
+  demo: DemoSite | undefined;
+  createSite(options: Omit<SiteOptions, 'scopes'>): Promise<Omit<Site, 'apiKey'>>;
+  createApiKey(websiteId: string, scopes?: readonly string[], name?: string): Promise<string>;
+  registerApp(options?: { name?: string; redirectUri?: string; initiateUrl?: string }): Promise<App>;
+  connect(app: App, websiteId: string, options?: ConnectOptions): Promise<Connection>;
+  reset(): Promise<void>;
+  snapshot(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+type HarnessModule = { startHarness(options: EmporiumOptions): Promise<Harness> };
+
+let harnessModule: Promise<HarnessModule> | undefined;
+
+/**
+ * The server's TypeScript sources, loaded once a process through tsx in a namespace of their own:
+ * the test files keep whatever loader they run under (node, vitest, jest).
+ */
+function loadHarness(): Promise<HarnessModule> {
+  harnessModule ??= tsImport('@emporium/server/src/harness.ts', import.meta.url) as Promise<HarnessModule>;
+  return harnessModule;
+}
+
+export async function startEmporium(options: EmporiumOptions = {}): Promise<EmporiumInstance> {
+  const { startHarness } = await loadHarness();
+  const harness = await startHarness(options);
+  const receivers = new Set<WebhookReceiver>();
+  return {
+    url: harness.url,
+    demo: harness.demo,
+    async createSite({ scopes, ...site } = {}) {
+      const made = await harness.createSite(site);
+      return { ...made, apiKey: await harness.createApiKey(made.websiteId, scopes) };
+    },
+    createApiKey: (websiteId, scopes, name) => harness.createApiKey(websiteId, scopes, name),
+    registerApp: (options) => harness.registerApp(options),
+    connect: (app, websiteId, options) => harness.connect(app, websiteId, options),
+    async webhookReceiver() {
+      const receiver = await WebhookReceiver.listen(harness.url);
+      receivers.add(receiver);
+      return receiver;
+    },
+    reset: () => harness.reset(),
+    snapshot: () => harness.snapshot(),
+    async stop() {
+      await Promise.all([...receivers].map((receiver) => receiver.close()));
+      await harness.stop();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startEmporium, type EmporiumInstance } from '@emporium/testing';
+
+/*
+ * The package as an app's node:test suite uses it: the built package, a database server of this
+ * test process's own (or DATABASE_URL's), the API over HTTP.
+ */
+
+async function call(store: EmporiumInstance, path: string, token: string, body?: unknown) {
+  // A write carries an Idempotency-Key, which order imports require.
+  const res = await fetch(new URL(path, store.url), {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'user-agent': 'testing-package-test',
+      ...(body === undefined
+        ? {}
+        : { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
+}
+
+// On DATABASE_URL's server when it is set (CI's second pass), on the embedded one otherwise.
+describe('startEmporium() with sites, apps, webhooks and reset', () => {
+  let store: EmporiumInstance;
+  before(async () => {
+    store = await startEmporium({ databaseUrl: process.env.DATABASE_URL });
+  });
+  after(() => store.stop());
+
+  test('a site with an API key of the chosen scopes answers the API', async () => {
+    const site = await store.createSite({ title: 'Node Test Shop', scopes: ['website.products.read'] });
+    const products = await call(store, '/1.1/commerce/products', site.apiKey);
+    assert.equal(products.status, 200);
+    assert.deepEqual(products.body.products, []);
+    const refused = await call(store, '/1.0/commerce/orders', site.apiKey);
+    assert.equal(refused.status, 403, 'a scope the key lacks is refused');
+  });
+
+  test('an app connected through consent hears of a real order and reads it with its token', async () => {
+    const site = await store.createSite({ scopes: ['website.products', 'website.orders'] });
+    const app = await store.registerApp({ name: 'Order Notifier' });
+    const { tokens } = await store.connect(app, site.websiteId, { scopes: ['website.orders.read'] });
+    const hooks = await store.webhookReceiver();
+    const subscription = await hooks.subscribe(tokens!.access_token, ['order.create']);
+    assert.equal(subscription.endpointUrl, hooks.url);
+
+    const product = await call(store, '/1.1/commerce/products', site.apiKey, {
+      type: 'PHYSICAL',
+      storePageId: site.storePageId,
+      name: 'Enamel Pin',
+      variants: [
+        { sku: 'PIN-1', pricing: { basePrice: { currency: 'USD', value: '9.00' } }, stock: { quantity: 5 } },
+      ],
+    });
+    assert.equal(product.status, 201, JSON.stringify(product.body));
+    const placed = await call(store, '/1.0/commerce/orders', site.apiKey, {
+      channelName: 'Test POS',
+      externalOrderReference: 'POS-1',
+      createdOn: new Date().toISOString(),
+      customerEmail: 'buyer@example.com',
+      priceTaxInterpretation: 'EXCLUSIVE',
+      lineItems: [
+        {
+          lineItemType: 'PHYSICAL_PRODUCT',
+          variantId: (product.body.variants as { id: string }[])[0]!.id,
+          quantity: 2,
+          unitPricePaid: { currency: 'USD', value: '9.00' },
+        },
+      ],
+      subtotal: { currency: 'USD', value: '18.00' },
+      grandTotal: { currency: 'USD', value: '18.00' },
+      fulfillments: [],
+    });
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+
+    const notification = await hooks.next('order.create');
+    assert.equal(notification.websiteId, site.websiteId);
+    assert.equal(notification.data.orderId, placed.body.id);
+    const order = await call(
+      store,
+      `/1.0/commerce/orders/${notification.data.orderId}`,
+      tokens!.access_token,
+    );
+    assert.equal(order.status, 200);
+    assert.equal(order.body.customerEmail, 'buyer@example.com');
+    assert.deepEqual(hooks.rejected, []);
+  });
+
+  test('reset() empties it: the sites and keys made before are gone', async () => {
+    const site = await store.createSite();
+    await store.reset();
+    assert.equal((await call(store, '/1.0/authorization/website', site.apiKey)).status, 401);
+  });
+});
+
+test('a second instance of the process starts on the same server, apart from the first', async () => {
+  const [one, two] = await Promise.all([startEmporium(), startEmporium()]);
+  try {
+    const site = await one.createSite();
+    assert.equal((await call(one, '/1.0/authorization/website', site.apiKey)).status, 200);
+    assert.equal((await call(two, '/1.0/authorization/website', site.apiKey)).status, 401);
+  } finally {
+    await Promise.all([one.stop(), two.stop()]);
+  }
+});
