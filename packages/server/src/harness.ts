@@ -24,6 +24,7 @@ import { isScope, SCOPES, type Scope } from './shared/scopes.ts';
 import { createApiKey } from './sites/api-keys.service.ts';
 import { createOwner } from './sites/owners.service.ts';
 import { findWebsite } from './sites/websites.repo.ts';
+import { trigger, type Triggered, type TriggerOptions } from './testing/triggers.ts';
 import { createWebsite } from './sites/websites.service.ts';
 
 /*
@@ -227,6 +228,14 @@ export class Harness {
     }
     if (options.codeOnly) return { code, state };
     return { code, state, tokens: await this.redeem(app, code) };
+  }
+
+  /**
+   * Makes the real change that sends `topic` on the website (testing/triggers.ts), through the
+   * services and the outbox: the app's follow-up calls find what the notification names.
+   */
+  trigger(topic: string, websiteId: string, options: TriggerOptions = {}): Promise<Triggered> {
+    return trigger(this.api, topic, { ...options, websiteId });
   }
 
   /** Back to how the instance started (empty, or the demo), or to the last snapshot(). */

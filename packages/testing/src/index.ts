@@ -80,6 +80,30 @@ export interface Connection {
   tokens?: Tokens;
 }
 
+/** What trigger() may name, each as the CLI's flag is (`--order` is `orderId`): see docs/triggers.md. */
+export interface TriggerOptions {
+  sku?: string;
+  quantity?: number;
+  email?: string;
+  orderId?: string;
+  /** order.update: `FULFILLED` (the default) or `CANCELED`. */
+  action?: string;
+  clientId?: string;
+  contactId?: string;
+  addressId?: string;
+  productId?: string;
+  name?: string;
+}
+
+/** What a trigger changed, and how many notifications it queued. */
+export interface Triggered {
+  topic: string;
+  websiteId: string;
+  /** The ids (and values) the change made or changed. */
+  changed: Record<string, string | number | boolean>;
+  notifications: { queued: number; note?: string };
+}
+
 /** The demo site, when started with `demo`. */
 export interface DemoSite {
   email: string;
@@ -103,6 +127,12 @@ export interface EmporiumInstance {
    * page's Allow); the app then redeems the code at the token endpoint unless `codeOnly`.
    */
   connect(app: App, websiteId: string, options?: ConnectOptions): Promise<Connection>;
+  /**
+   * Makes the real change that sends `topic` on the website (an order placed from its stock, a
+   * fulfilment, an app's grant revoked, a contact or product changed), and its real, signed
+   * notifications to the website's subscriptions. Bad input is refused and changes nothing.
+   */
+  trigger(topic: string, websiteId: string, options?: TriggerOptions): Promise<Triggered>;
   /** An endpoint for the app's webhooks that checks their signatures; close() it when done. */
   webhookReceiver(): Promise<WebhookReceiver>;
   /** Back to how it started (empty, or the demo), or to the last snapshot(). */
@@ -121,6 +151,7 @@ interface Harness {
   createApiKey(websiteId: string, scopes?: readonly string[], name?: string): Promise<string>;
   registerApp(options?: { name?: string; redirectUri?: string; initiateUrl?: string }): Promise<App>;
   connect(app: App, websiteId: string, options?: ConnectOptions): Promise<Connection>;
+  trigger(topic: string, websiteId: string, options?: TriggerOptions): Promise<Triggered>;
   reset(): Promise<void>;
   snapshot(): Promise<void>;
   stop(): Promise<void>;
@@ -153,6 +184,7 @@ export async function startEmporium(options: EmporiumOptions = {}): Promise<Empo
     createApiKey: (websiteId, scopes, name) => harness.createApiKey(websiteId, scopes, name),
     registerApp: (options) => harness.registerApp(options),
     connect: (app, websiteId, options) => harness.connect(app, websiteId, options),
+    trigger: (topic, websiteId, options) => harness.trigger(topic, websiteId, options),
     async webhookReceiver() {
       const receiver = await WebhookReceiver.listen(harness.url);
       receivers.add(receiver);

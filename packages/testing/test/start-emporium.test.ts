@@ -90,6 +90,27 @@ describe('startEmporium() with sites, apps, webhooks and reset', () => {
     assert.deepEqual(hooks.rejected, []);
   });
 
+  test('trigger() makes real orders and uninstalls; the app hears each and finds what it names', async () => {
+    const site = await store.createSite();
+    const app = await store.registerApp();
+    const { tokens } = await store.connect(app, site.websiteId, { scopes: ['website.orders.read'] });
+    const hooks = await store.webhookReceiver();
+    await hooks.subscribe(tokens!.access_token, ['order.create', 'extension.uninstall']);
+
+    await store.trigger('product.create', site.websiteId, { sku: 'MUG-1' });
+    const placed = await store.trigger('order.create', site.websiteId, { sku: 'MUG-1', quantity: 2 });
+    assert.equal(placed.notifications.queued, 1);
+    const notification = await hooks.next('order.create');
+    assert.equal(notification.data.orderId, placed.changed.orderId);
+    const order = await call(store, `/1.0/commerce/orders/${placed.changed.orderId}`, tokens!.access_token);
+    assert.equal(order.status, 200);
+
+    await store.trigger('extension.uninstall', site.websiteId, { clientId: app.clientId });
+    assert.equal((await hooks.next('extension.uninstall')).websiteId, site.websiteId);
+    assert.equal((await call(store, '/1.0/commerce/orders', tokens!.access_token)).status, 401);
+    await assert.rejects(store.trigger('order.teleport', site.websiteId), /unknown topic "order.teleport"/);
+  });
+
   test('reset() empties it: the sites and keys made before are gone', async () => {
     const site = await store.createSite();
     await store.reset();
