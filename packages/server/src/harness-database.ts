@@ -141,3 +141,75 @@ async function dropAbandonedDatabases(serverUrl: string): Promise<void> {
       await onServer(serverUrl, `DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
   }
 }
+
+/** Tables that hold the schema's and the instance's own state, not a site's data: reset keeps them. */
+const KEPT_TABLES = new Set([
+  'schema_migrations',
+  'schema_migrations_lock',
+  'emporium_functions',
+  'server_secrets',
+]);
+/** Where snapshot() copies the data tables, in the instance's own database. */
+const SNAPSHOT_SCHEMA = 'harness_snapshot';
+
+/** The data tables, each after the tables its foreign keys point at. */
+async function dataTables(client: pg.Client): Promise<string[]> {
+  const { rows: tables } = await client.query<{ name: string }>(
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+  );
+  const { rows: keys } = await client.query<{ child: string; parent: string }>(
+    `SELECT conrelid::regclass::text AS child, confrelid::regclass::text AS parent
+       FROM pg_constraint WHERE contype = 'f' AND connamespace = 'public'::regnamespace`,
+  );
+  const names = tables.map((t) => t.name).filter((name) => !KEPT_TABLES.has(name));
+  const ordered: string[] = [];
+  const visit = (name: string, path: Set<string>) => {
+    if (ordered.includes(name) || path.has(name)) return;
+    path.add(name);
+    for (const key of keys) if (key.child === name && key.parent !== name) visit(key.parent, path);
+    ordered.push(name);
+  };
+  for (const name of names) visit(name, new Set());
+  return ordered.filter((name) => !KEPT_TABLES.has(name));
+}
+
+async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Copies every data table into the snapshot schema, replacing an earlier snapshot. */
+export function snapshotData(url: string): Promise<void> {
+  return onDatabase(url, async (client) => {
+    const tables = await dataTables(client);
+    await client.query('BEGIN');
+    await client.query(`DROP SCHEMA IF EXISTS ${SNAPSHOT_SCHEMA} CASCADE`);
+    await client.query(`CREATE SCHEMA ${SNAPSHOT_SCHEMA}`);
+    for (const table of tables) {
+      await client.query(`CREATE TABLE ${SNAPSHOT_SCHEMA}.${table} AS TABLE public.${table}`);
+    }
+    await client.query('COMMIT');
+  });
+}
+
+/**
+ * Puts the snapshot back in one transaction (or, `empty`, no data at all, as a migrated database
+ * has none): every data table emptied, then filled from the snapshot, parents before children. Row triggers do not fire for TRUNCATE, so no change notice
+ * goes out: the caller makes the caches forget.
+ */
+export function restoreData(url: string, { empty = false } = {}): Promise<void> {
+  return onDatabase(url, async (client) => {
+    const tables = await dataTables(client);
+    await client.query('BEGIN');
+    await client.query(`TRUNCATE ${tables.map((t) => `public.${t}`).join(', ')}`);
+    for (const table of empty ? [] : tables) {
+      await client.query(`INSERT INTO public.${table} SELECT * FROM ${SNAPSHOT_SCHEMA}.${table}`);
+    }
+    await client.query('COMMIT');
+  });
+}

@@ -9,6 +9,8 @@ import {
   databaseServer,
   databaseUrl,
   onServer,
+  restoreData,
+  snapshotData,
   type DatabaseServer,
 } from './harness-database.ts';
 import { HarnessError, OwnerBrowser } from './harness-browser.ts';
@@ -25,6 +27,7 @@ import { createApiKey } from './sites/api-keys.service.ts';
 import { createOwner } from './sites/owners.service.ts';
 import { findWebsite } from './sites/websites.repo.ts';
 import { trigger, type Triggered, type TriggerOptions } from './testing/triggers.ts';
+import { loadFixture, type LoadedSite } from './testing/fixtures/load-fixture.ts';
 import { createWebsite } from './sites/websites.service.ts';
 
 /*
@@ -43,6 +46,8 @@ export interface HarnessOptions {
   logLevel?: Config['logLevel'];
   /** API requests a credential may make a minute: the platform's 300 by default. */
   rateLimitPerMinute?: number;
+  /** A site fixture (docs/fixtures.md), as a file's path or the document, loaded at start; reset() goes back to it. */
+  fixture?: string | object;
 }
 
 export interface SiteOptions {
@@ -92,10 +97,10 @@ const HARNESS_SIGN_INS_PER_MINUTE = 1_000_000;
 
 export class Harness {
   readonly url: string;
-  private instance: Instance;
-  private handle: DatabaseHandle;
-  /** The database reset() goes back to: the empty template, or a snapshot. */
-  private origin: string;
+  private readonly instance: Instance;
+  private readonly handle: DatabaseHandle;
+  /** Whether reset() goes back to a snapshot, rather than to no data. */
+  private snapshotTaken = false;
   private readonly owners = new Map<string, { email: string; password: string }>();
   private developer: { email: string; password: string } | undefined;
   private stopped = false;
@@ -103,14 +108,13 @@ export class Harness {
   private constructor(
     private readonly server: DatabaseServer,
     private readonly database: string,
-    private readonly config: Config,
+    config: Config,
     private readonly folder: string,
     started: { instance: Instance; handle: DatabaseHandle },
   ) {
     this.url = config.baseUrl;
     this.instance = started.instance;
     this.handle = started.handle;
-    this.origin = server.template;
   }
 
   static async start(options: HarnessOptions = {}): Promise<Harness> {
@@ -131,7 +135,32 @@ export class Harness {
       }
       await harness.snapshot();
     }
+    if (options.fixture !== undefined) {
+      harness.site = await harness.loadFixture(options.fixture);
+      await harness.snapshot();
+    }
     return harness;
+  }
+
+  /** The site of the `fixture` option, when one was given. */
+  site: (LoadedSite & { owner: { email: string; password: string } }) | undefined;
+
+  /**
+   * Loads a site fixture (docs/fixtures.md), a file's path or the document, as a new website of
+   * a new owner (or `ownerEmail`, an owner this instance made). Pictures named by path are read
+   * relative to the file, or to `baseDir`.
+   */
+  async loadFixture(
+    fixture: string | object,
+    options: { ownerEmail?: string; baseDir?: string } = {},
+  ): Promise<LoadedSite & { owner: { email: string; password: string } }> {
+    const owner = options.ownerEmail ? this.knownOwner(options.ownerEmail) : await this.newOwner('owner');
+    const document: unknown =
+      typeof fixture === 'string' ? JSON.parse(fs.readFileSync(fixture, 'utf8')) : fixture;
+    const baseDir =
+      options.baseDir ?? (typeof fixture === 'string' ? path.dirname(path.resolve(fixture)) : process.cwd());
+    const loaded = await loadFixture(this.api, document, { ownerEmail: owner.email, baseDir });
+    return { ...loaded, owner };
   }
 
   /** The demo site, when the instance was started with `demo`. */
@@ -238,32 +267,35 @@ export class Harness {
     return trigger(this.api, topic, { ...options, websiteId });
   }
 
-  /** Back to how the instance started (empty, or the demo), or to the last snapshot(). */
+  /**
+   * Back to how the instance started (empty, or the demo), or to the last snapshot(): the data
+   * tables refilled in one transaction and the caches told to forget, while the instance runs
+   * on, at the same address.
+   */
   async reset(): Promise<void> {
-    await this.restart(async () => {
-      await onServer(this.server.url, `DROP DATABASE ${this.database} WITH (FORCE)`);
-      await onServer(this.server.url, `CREATE DATABASE ${this.database} TEMPLATE ${this.origin}`);
-      const images = path.join(this.folder, 'images');
-      fs.rmSync(images, { recursive: true, force: true });
-      if (this.origin !== this.server.template) {
-        fs.cpSync(path.join(this.folder, 'snapshot-images'), images, { recursive: true });
-      }
-    });
+    await restoreData(this.instanceUrl, { empty: !this.snapshotTaken });
+    const images = path.join(this.folder, 'images');
+    fs.rmSync(images, { recursive: true, force: true });
+    if (this.snapshotTaken) fs.cpSync(this.snapshotImages, images, { recursive: true });
+    this.instance.changes.forgetEverything();
   }
 
   /** What reset() goes back to from now on: the data as it is (a loaded fixture, say). */
   async snapshot(): Promise<void> {
-    const snapshot = `${this.database}_snapshot`;
-    await this.restart(async () => {
-      if (this.origin === snapshot) await onServer(this.server.url, `DROP DATABASE ${snapshot}`);
-      await onServer(this.server.url, `CREATE DATABASE ${snapshot} TEMPLATE ${this.database}`);
-      const images = path.join(this.folder, 'images');
-      const copy = path.join(this.folder, 'snapshot-images');
-      fs.rmSync(copy, { recursive: true, force: true });
-      if (fs.existsSync(images)) fs.cpSync(images, copy, { recursive: true });
-      else fs.mkdirSync(copy);
-    });
-    this.origin = snapshot;
+    await snapshotData(this.instanceUrl);
+    const images = path.join(this.folder, 'images');
+    fs.rmSync(this.snapshotImages, { recursive: true, force: true });
+    if (fs.existsSync(images)) fs.cpSync(images, this.snapshotImages, { recursive: true });
+    else fs.mkdirSync(this.snapshotImages);
+    this.snapshotTaken = true;
+  }
+
+  private get instanceUrl(): string {
+    return databaseUrl(this.server.url, this.database);
+  }
+
+  private get snapshotImages(): string {
+    return path.join(this.folder, 'snapshot-images');
   }
 
   async stop(): Promise<void> {
@@ -272,18 +304,7 @@ export class Harness {
     await this.instance.stop();
     await this.handle.close();
     await onServer(this.server.url, `DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`);
-    await onServer(this.server.url, `DROP DATABASE IF EXISTS ${this.database}_snapshot WITH (FORCE)`);
     fs.rmSync(this.folder, { recursive: true, force: true });
-  }
-
-  /** Stops the instance, changes its database while nothing holds it, and starts it on the same port. */
-  private async restart(change: () => Promise<void>): Promise<void> {
-    await this.instance.stop();
-    await this.handle.close();
-    await change();
-    const started = await startOn(this.config, this.server, this.database, this.folder);
-    this.instance = started.instance;
-    this.handle = started.handle;
   }
 
   private async redeem(app: HarnessApp, code: string): Promise<Record<string, unknown>> {

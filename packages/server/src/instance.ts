@@ -25,6 +25,8 @@ export interface Instance {
   app: FastifyInstance;
   /** The services' dependencies the app runs with, for calling services directly. */
   api: ApiDeps;
+  /** The change notices the caches listen to. */
+  changes: ChangeFeed;
   /** Stops taking requests, lets those in flight finish, then stops the workers and the feed. */
   stop(): Promise<void>;
 }
@@ -115,6 +117,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   return {
     app,
     api,
+    changes,
     stop: async () => {
       await app.close(); // stops accepting, lets requests in flight finish
       await stopParts();

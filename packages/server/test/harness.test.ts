@@ -104,11 +104,15 @@ describe('an instance started in the test process', () => {
       }),
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
+    // Read before the reset, so the instance holds the list and the product in its caches.
+    assert.equal(((await api(harness, '/1.1/commerce/products', key)).body.products as unknown[]).length, 1);
+    assert.equal((await api(harness, `/1.1/commerce/products/${created.body.id}`, key)).status, 200);
     await harness.reset();
     assert.equal(harness.url, url, 'the same address after a reset');
     const list = await api(harness, '/1.1/commerce/products', key);
     assert.equal(list.status, 200, 'the site and its key came back with the snapshot');
     assert.deepEqual(list.body.products, []);
+    assert.equal((await api(harness, `/1.1/commerce/products/${created.body.id}`, key)).status, 404);
   });
 });
 
@@ -130,4 +134,47 @@ test('two instances side by side keep their data apart, and stop() drops the dat
   assert.ok(await databaseExists(database));
   await one.stop();
   assert.equal(await databaseExists(database), false);
+});
+
+test('an instance started with a fixture holds its site, and reset() goes back to it', async () => {
+  const harness = await startHarness({
+    databaseUrl: server,
+    fixture: {
+      website: { title: 'Fixture Shop', currency: 'USD' },
+      apiKeys: [{ name: 'suite', scopes: ['website.products'] }],
+      products: [
+        {
+          type: 'PHYSICAL',
+          name: 'Linen Apron',
+          variants: [
+            {
+              sku: 'APRON-1',
+              pricing: { basePrice: { currency: 'USD', value: '30.00' } },
+              stock: { quantity: 3 },
+            },
+          ],
+        },
+      ],
+    },
+  });
+  try {
+    const site = harness.site!;
+    const key = site.apiKeys[0]!.apiKey;
+    const names = async () =>
+      ((await api(harness, '/1.1/commerce/products', key)).body.products as { name: string }[]).map(
+        (p) => p.name,
+      );
+    assert.deepEqual(await names(), ['Linen Apron']);
+    await harness.trigger('product.create', site.websiteId, { name: 'Made in the test' });
+    assert.deepEqual((await names()).sort(), ['Linen Apron', 'Made in the test']);
+    await harness.reset();
+    assert.deepEqual(await names(), ['Linen Apron']);
+    const app = await harness.registerApp();
+    assert.ok(
+      (await harness.connect(app, site.websiteId)).tokens,
+      "the fixture site's owner can connect apps",
+    );
+  } finally {
+    await harness.stop();
+  }
 });

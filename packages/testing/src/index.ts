@@ -21,6 +21,11 @@ export interface EmporiumOptions {
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** API requests a credential may make a minute: the platform's 300 by default. */
   rateLimitPerMinute?: number;
+  /**
+   * A site fixture (docs/fixtures.md), as a file's path or the document, loaded at start as a
+   * site of a new owner (`store.site`); reset() goes back to it.
+   */
+  fixture?: string | object;
 }
 
 export interface SiteOptions {
@@ -104,6 +109,25 @@ export interface Triggered {
   notifications: { queued: number; note?: string };
 }
 
+/** A site loaded from a fixture: its ids, the keys and apps it made (secrets shown this once). */
+export interface LoadedSite {
+  websiteId: string;
+  /** "Shop" first, then the fixture's store pages in order. */
+  storePageIds: string[];
+  /** The id of each product that has a `ref`, by ref. */
+  productIds: Record<string, string>;
+  orderIds: string[];
+  apiKeys: { name: string; apiKey: string; scopes: string[] }[];
+  apps: {
+    name: string;
+    clientId: string;
+    clientSecret: string;
+    grant?: { scopes: string[]; accessToken: string; refreshToken?: string };
+    webhookSubscriptions: { id: string; endpointUrl: string; topics: string[]; secret: string }[];
+  }[];
+  owner: { email: string; password: string };
+}
+
 /** The demo site, when started with `demo`. */
 export interface DemoSite {
   email: string;
@@ -117,6 +141,8 @@ export interface EmporiumInstance {
   /** The base URL of the API, the store and the owner pages: `http://127.0.0.1:<port>`. */
   readonly url: string;
   readonly demo: DemoSite | undefined;
+  /** The site of the `fixture` option. */
+  readonly site: LoadedSite | undefined;
   createSite(options?: SiteOptions): Promise<Site>;
   /** Another API key of a site, shown this once; every scope by default. */
   createApiKey(websiteId: string, scopes?: readonly string[], name?: string): Promise<string>;
@@ -127,6 +153,15 @@ export interface EmporiumInstance {
    * page's Allow); the app then redeems the code at the token endpoint unless `codeOnly`.
    */
   connect(app: App, websiteId: string, options?: ConnectOptions): Promise<Connection>;
+  /**
+   * Loads a site fixture (docs/fixtures.md) as a new website: a file's path (pictures relative to
+   * it) or the document. A malformed one is refused with the JSON path of its first error, and
+   * nothing is written.
+   */
+  loadFixture(
+    fixture: string | object,
+    options?: { ownerEmail?: string; baseDir?: string },
+  ): Promise<LoadedSite>;
   /**
    * Makes the real change that sends `topic` on the website (an order placed from its stock, a
    * fulfilment, an app's grant revoked, a contact or product changed), and its real, signed
@@ -147,6 +182,11 @@ export interface EmporiumInstance {
 interface Harness {
   url: string;
   demo: DemoSite | undefined;
+  site: LoadedSite | undefined;
+  loadFixture(
+    fixture: string | object,
+    options?: { ownerEmail?: string; baseDir?: string },
+  ): Promise<LoadedSite>;
   createSite(options: Omit<SiteOptions, 'scopes'>): Promise<Omit<Site, 'apiKey'>>;
   createApiKey(websiteId: string, scopes?: readonly string[], name?: string): Promise<string>;
   registerApp(options?: { name?: string; redirectUri?: string; initiateUrl?: string }): Promise<App>;
@@ -177,6 +217,8 @@ export async function startEmporium(options: EmporiumOptions = {}): Promise<Empo
   return {
     url: harness.url,
     demo: harness.demo,
+    site: harness.site,
+    loadFixture: (fixture, options) => harness.loadFixture(fixture, options),
     async createSite({ scopes, ...site } = {}) {
       const made = await harness.createSite(site);
       return { ...made, apiKey: await harness.createApiKey(made.websiteId, scopes) };

@@ -111,6 +111,32 @@ describe('startEmporium() with sites, apps, webhooks and reset', () => {
     await assert.rejects(store.trigger('order.teleport', site.websiteId), /unknown topic "order.teleport"/);
   });
 
+  test('loadFixture() makes a whole site from a document, and names where a bad one is wrong', async () => {
+    const loaded = await store.loadFixture({
+      website: { title: 'Fixture Shop' },
+      apiKeys: [{ name: 'suite', scopes: ['website.products.read'] }],
+      products: [
+        {
+          type: 'PHYSICAL',
+          name: 'Tea Towel',
+          variants: [{ sku: 'TOWEL-1', pricing: { basePrice: { currency: 'USD', value: '8.00' } } }],
+        },
+      ],
+    });
+    const list = await call(store, '/1.1/commerce/products', loaded.apiKeys[0]!.apiKey);
+    assert.deepEqual(
+      (list.body.products as { name: string }[]).map((p) => p.name),
+      ['Tea Towel'],
+    );
+    await assert.rejects(
+      store.loadFixture({
+        website: { title: 'Bad' },
+        products: [{ type: 'PHYSICAL', name: 'X', variants: 'none' }],
+      }),
+      /products\[0\]\.variants/,
+    );
+  });
+
   test('reset() empties it: the sites and keys made before are gone', async () => {
     const site = await store.createSite();
     await store.reset();
