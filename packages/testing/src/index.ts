@@ -4,7 +4,7 @@
  * the test process; helpers make sites, API keys and apps, connect an app through the real
  * authorization and consent endpoints, receive its signed webhooks, reset and stop.
  */
-import { tsImport } from 'tsx/esm/api';
+import { register, type NamespacedUnregister } from 'tsx/esm/api';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 export { WebhookReceiver, type Notification, type Subscription } from './webhook-receiver.js';
@@ -198,20 +198,32 @@ interface Harness {
 }
 
 type HarnessModule = { startHarness(options: EmporiumOptions): Promise<Harness> };
-
-let harnessModule: Promise<HarnessModule> | undefined;
+type DatabaseModule = { databaseServer(serverUrl: string | undefined): Promise<unknown> };
 
 /**
- * The server's TypeScript sources, loaded once a process through tsx in a namespace of their own:
- * the test files keep whatever loader they run under (node, vitest, jest).
+ * The server's TypeScript sources through tsx, in a namespace of their own: the test files keep
+ * whatever loader they run under (node, vitest, jest). One namespace a process, so that every
+ * import shares its modules (the process's database server among them).
  */
-function loadHarness(): Promise<HarnessModule> {
-  harnessModule ??= tsImport('@emporium/server/src/harness.ts', import.meta.url) as Promise<HarnessModule>;
-  return harnessModule;
+let server: NamespacedUnregister | undefined;
+function serverImport<T>(file: string): Promise<T> {
+  server ??= register({ namespace: 'emporium-testing' });
+  return server.import(`@emporium/server/src/${file}`, import.meta.url) as Promise<T>;
+}
+
+/**
+ * The harness, its database server already starting: the small database module loads first and
+ * starts initdb and the template's migrations, while the rest of the service's modules load.
+ */
+async function loadHarness(databaseUrl: string | undefined): Promise<HarnessModule> {
+  const { databaseServer } = await serverImport<DatabaseModule>('harness-database.ts');
+  const starting = databaseServer(databaseUrl);
+  starting.catch(() => {}); // awaited, and reported, by startHarness
+  return serverImport<HarnessModule>('harness.ts');
 }
 
 export async function startEmporium(options: EmporiumOptions = {}): Promise<EmporiumInstance> {
-  const { startHarness } = await loadHarness();
+  const { startHarness } = await loadHarness(options.databaseUrl);
   const harness = await startHarness(options);
   const receivers = new Set<WebhookReceiver>();
   return {

