@@ -273,7 +273,7 @@ export class Harness {
    * on, at the same address.
    */
   async reset(): Promise<void> {
-    await restoreData(this.instanceUrl, { empty: !this.snapshotTaken });
+    await restoreData(this.api.pool, { empty: !this.snapshotTaken });
     const images = path.join(this.folder, 'images');
     fs.rmSync(images, { recursive: true, force: true });
     if (this.snapshotTaken) fs.cpSync(this.snapshotImages, images, { recursive: true });
@@ -282,16 +282,12 @@ export class Harness {
 
   /** What reset() goes back to from now on: the data as it is (a loaded fixture, say). */
   async snapshot(): Promise<void> {
-    await snapshotData(this.instanceUrl);
+    await snapshotData(this.api.pool);
     const images = path.join(this.folder, 'images');
     fs.rmSync(this.snapshotImages, { recursive: true, force: true });
     if (fs.existsSync(images)) fs.cpSync(images, this.snapshotImages, { recursive: true });
     else fs.mkdirSync(this.snapshotImages);
     this.snapshotTaken = true;
-  }
-
-  private get instanceUrl(): string {
-    return databaseUrl(this.server.url, this.database);
   }
 
   private get snapshotImages(): string {
