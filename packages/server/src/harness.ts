@@ -215,16 +215,7 @@ export class Harness {
     const unknown = scopes.find((scope) => !isScope(scope));
     if (unknown)
       throw new HarnessError(`scopes: unknown scope "${unknown}"; the scopes are ${SCOPES.join(', ')}`);
-    const website = await findWebsite(this.api.db, websiteId);
-    if (!website) throw new HarnessError(`website not found: ${websiteId}`);
-    const owner = this.owners.get(website.owner_id);
-    if (!owner)
-      throw new HarnessError(
-        `the owner of ${websiteId} was not made by this instance, which cannot sign in as them`,
-      );
     const state = options.state ?? randomBytes(8).toString('hex');
-    const browser = new OwnerBrowser(this.url);
-    await browser.signIn(owner.email, owner.password);
     const query = new URLSearchParams({
       client_id: app.clientId,
       redirect_uri: app.redirectUri,
@@ -236,7 +227,38 @@ export class Harness {
         ? { code_challenge: options.codeChallenge, code_challenge_method: 'S256' }
         : {}),
     });
-    const authorize = await browser.get(`${AUTHORIZE_PATH}?${query}`);
+    const back = new URL(await this.approve(`${AUTHORIZE_PATH}?${query}`, websiteId));
+    const code = back.searchParams.get('code');
+    if (!code) throw new HarnessError(`the consent was not given: ${redirectError(back.href)}`);
+    if (options.codeOnly) return { code, state };
+    return { code, state, tokens: await this.redeem(app, code) };
+  }
+
+  /**
+   * The website's owner follows an authorization URL an app made (its own state, PKCE challenge
+   * and scopes), signs in and answers the consent page: Allow, or Deny with `decision: 'deny'`.
+   * Returns where the browser goes back to: the app's redirect URI with the code and state, or
+   * with the error. A request the authorization endpoint refuses outright is an error here.
+   */
+  async approve(
+    authorizationUrl: string,
+    websiteId: string,
+    { decision = 'allow' }: { decision?: 'allow' | 'deny' } = {},
+  ): Promise<string> {
+    const website = await findWebsite(this.api.db, websiteId);
+    if (!website) throw new HarnessError(`website not found: ${websiteId}`);
+    const owner = this.owners.get(website.owner_id);
+    if (!owner)
+      throw new HarnessError(
+        `the owner of ${websiteId} was not made by this instance, which cannot sign in as them`,
+      );
+    const url = new URL(authorizationUrl, this.url);
+    if (url.origin !== new URL(this.url).origin || url.pathname !== AUTHORIZE_PATH) {
+      throw new HarnessError(`not an authorization URL of this instance: ${authorizationUrl}`);
+    }
+    const browser = new OwnerBrowser(this.url);
+    await browser.signIn(owner.email, owner.password);
+    const authorize = await browser.get(`${url.pathname}${url.search}`);
     const consentUrl = authorize.headers.get('location') ?? '';
     if (authorize.status !== 303 || !consentUrl.startsWith(CONSENT_PATH)) {
       throw new HarnessError(
@@ -248,15 +270,13 @@ export class Harness {
     const answer = await browser.post(CONSENT_PATH, {
       request: browser.hidden('request'),
       website_id: websiteId,
-      decision: 'allow',
+      decision,
     });
-    const back = new URL(answer.headers.get('location') ?? '', this.url);
-    const code = back.searchParams.get('code');
-    if (answer.status !== 303 || !code) {
-      throw new HarnessError(`the consent was not given: ${redirectError(back.href) ?? browser.pageText()}`);
+    const location = answer.headers.get('location');
+    if (answer.status !== 303 || !location) {
+      throw new HarnessError(`the consent page did not answer: ${browser.pageText()}`);
     }
-    if (options.codeOnly) return { code, state };
-    return { code, state, tokens: await this.redeem(app, code) };
+    return new URL(location, this.url).href;
   }
 
   /**

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { onServer } from '../src/harness-database.ts';
 import { startHarness, type Harness } from '../src/harness.ts';
@@ -79,6 +80,43 @@ describe('an instance started in the test process', () => {
     );
     const elsewhere = { ...app, redirectUri: 'http://127.0.0.1/not-registered' };
     await assert.rejects(harness.connect(elsewhere, site.websiteId), /authorization request was refused/);
+  });
+
+  test('approve() answers an authorization URL the app made itself: its state, its PKCE, its callback', async () => {
+    const site = await harness.createSite();
+    const app = await harness.registerApp({ redirectUri: 'http://127.0.0.1:3999/callback' });
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const url = new URL('/api/1/login/oauth/provider/authorize', harness.url);
+    url.search = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      scope: 'website.products.read',
+      state: 'app-state-1',
+      access_type: 'offline',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    const back = new URL(await harness.approve(url.href, site.websiteId));
+    assert.equal(`${back.origin}${back.pathname}`, app.redirectUri);
+    assert.equal(back.searchParams.get('state'), 'app-state-1');
+    const res = await fetch(new URL('/api/1/login/oauth/provider/tokens', harness.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/json',
+        'user-agent': 'harness-test',
+      },
+      body: JSON.stringify({
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code'),
+        redirect_uri: app.redirectUri,
+        code_verifier: verifier,
+      }),
+    });
+    assert.equal(res.status, 200, 'the app redeems the code with its own verifier');
+    const denied = new URL(await harness.approve(url.href, site.websiteId, { decision: 'deny' }));
+    assert.equal(denied.searchParams.get('error'), 'access_denied');
   });
 
   test('reset() without a snapshot goes back to an empty instance', async () => {

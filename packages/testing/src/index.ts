@@ -154,6 +154,16 @@ export interface EmporiumInstance {
    */
   connect(app: App, websiteId: string, options?: ConnectOptions): Promise<Connection>;
   /**
+   * The site's owner follows an authorization URL your app made (its own state, PKCE and
+   * scopes) and answers the consent page: Allow, or Deny with `decision: 'deny'`. Returns where
+   * the browser goes back to: your redirect URI with the code and state, or with the error.
+   */
+  approve(
+    authorizationUrl: string,
+    websiteId: string,
+    options?: { decision?: 'allow' | 'deny' },
+  ): Promise<string>;
+  /**
    * Loads a site fixture (docs/fixtures.md) as a new website: a file's path (pictures relative to
    * it) or the document. A malformed one is refused with the JSON path of its first error, and
    * nothing is written.
@@ -191,6 +201,11 @@ interface Harness {
   createApiKey(websiteId: string, scopes?: readonly string[], name?: string): Promise<string>;
   registerApp(options?: { name?: string; redirectUri?: string; initiateUrl?: string }): Promise<App>;
   connect(app: App, websiteId: string, options?: ConnectOptions): Promise<Connection>;
+  approve(
+    authorizationUrl: string,
+    websiteId: string,
+    options?: { decision?: 'allow' | 'deny' },
+  ): Promise<string>;
   trigger(topic: string, websiteId: string, options?: TriggerOptions): Promise<Triggered>;
   reset(): Promise<void>;
   snapshot(): Promise<void>;
@@ -238,6 +253,7 @@ export async function startEmporium(options: EmporiumOptions = {}): Promise<Empo
     createApiKey: (websiteId, scopes, name) => harness.createApiKey(websiteId, scopes, name),
     registerApp: (options) => harness.registerApp(options),
     connect: (app, websiteId, options) => harness.connect(app, websiteId, options),
+    approve: (url, websiteId, options) => harness.approve(url, websiteId, options),
     trigger: (topic, websiteId, options) => harness.trigger(topic, websiteId, options),
     async webhookReceiver() {
       const receiver = await WebhookReceiver.listen(harness.url);

@@ -137,6 +137,22 @@ describe('startEmporium() with sites, apps, webhooks and reset', () => {
     );
   });
 
+  test("approve() answers the app's own authorization URL, Allow or Deny", async () => {
+    const site = await store.createSite();
+    const app = await store.registerApp();
+    const url = `${store.url}/api/1/login/oauth/provider/authorize?${new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      scope: 'website.orders.read',
+      state: 'mine',
+    })}`;
+    const allowed = new URL(await store.approve(url, site.websiteId));
+    assert.equal(allowed.searchParams.get('state'), 'mine');
+    assert.match(allowed.searchParams.get('code') ?? '', /\S/);
+    const denied = new URL(await store.approve(url, site.websiteId, { decision: 'deny' }));
+    assert.equal(denied.searchParams.get('error'), 'access_denied');
+  });
+
   test('reset() empties it: the sites and keys made before are gone', async () => {
     const site = await store.createSite();
     await store.reset();
