@@ -195,7 +195,10 @@ function stopAbandonedServers(): void {
     const pgdata = path.join(folder, 'postgres');
     // The postmaster's process id is the first line of its lock file; SIGQUIT is its immediate stop.
     const pid = Number(readOr(path.join(pgdata, 'postmaster.pid')).split('\n')[0]);
-    if (Number.isInteger(pid) && pid > 0 && running(pid)) process.kill(pid, 'SIGQUIT');
+    // Only that postmaster: a process id the system has given to another program is left alone.
+    if (Number.isInteger(pid) && pid > 0 && running(pid) && readOr(`/proc/${pid}/cmdline`).includes(pgdata)) {
+      process.kill(pid, 'SIGQUIT');
+    }
     fs.rmSync(folder, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startEmporium, type EmporiumInstance } from '@emporium/testing';
 
@@ -170,3 +173,27 @@ test('a second instance of the process starts on the same server, apart from the
     await Promise.all([one.stop(), two.stop()]);
   }
 });
+
+test(
+  'the first embedded start clears what a killed test process left',
+  { skip: Boolean(process.env.DATABASE_URL) },
+  async () => {
+    // A folder of a harness process that is gone (no process has id 2^22 - 1 on Linux, whose
+    // highest is 2^22), with a lock file naming a postmaster that is no longer there.
+    const left = path.join(os.tmpdir(), `emporium-harness-4194305-${process.pid}`);
+    fs.mkdirSync(path.join(left, 'postgres'), { recursive: true });
+    fs.writeFileSync(path.join(left, 'postgres', 'postmaster.pid'), '4194305\n');
+    // This file's instances already started the process's server; a new process starts its own.
+    const { execFile } = await import('node:child_process');
+    const code = `import { startEmporium } from '@emporium/testing'; const s = await startEmporium(); await s.stop();`;
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['--input-type=module', '-e', code],
+        { cwd: path.dirname(import.meta.dirname) },
+        (error) => (error ? reject(error) : resolve()),
+      ),
+    );
+    assert.equal(fs.existsSync(left), false);
+  },
+);
