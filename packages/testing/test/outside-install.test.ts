@@ -49,6 +49,9 @@ test('packed, installed into an empty folder, and run by node --test', { timeout
     [
       'pack',
       '--json',
+      // The packages' prepare scripts would empty and rebuild dist/ while other test files of
+      // this run import it: the test command builds both packages before the run instead.
+      '--ignore-scripts',
       '--pack-destination',
       folder,
       '-w',
