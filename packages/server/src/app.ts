@@ -140,9 +140,9 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   await app.register(metricsRoutes, { metrics: api.metrics, token: deps.config.metricsToken });
 
   const apiDeps = api;
-  const keyDeps = { db: deps.db, pool: deps.pool, clock: deps.clock, keys: apiKeyCache(deps.changes) };
+  const keyDeps = { db: deps.db, pool: deps.pool, clock: api.clock, keys: apiKeyCache(deps.changes) };
   const tokens = api.tokens;
-  const tokenDeps = { ...deps, tokens };
+  const tokenDeps = { ...deps, clock: api.clock, tokens };
   const resolve: CredentialResolver = (presented) => {
     if (presented.startsWith(API_KEY_PREFIX)) return authenticateApiKey(keyDeps, presented);
     if (presented.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(tokenDeps, presented);
@@ -152,7 +152,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   await app.register(adminPages, {
     deps: {
       db: deps.db,
-      clock: deps.clock,
+      clock: api.clock,
       ids: deps.ids,
       tokens,
       clients: api.clients,
@@ -166,7 +166,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   });
   await app.register(storefront, { deps: { api, secure: deps.config.baseUrl.startsWith('https:') } });
   await app.register(tokenRoutes, {
-    deps: { db: deps.db, pool: deps.pool, clock: deps.clock, ids: deps.ids, tokens, clients: api.clients },
+    deps: { db: deps.db, pool: deps.pool, clock: api.clock, ids: deps.ids, tokens, clients: api.clients },
     rateLimitPerMinute: deps.config.rateLimitPerMinute,
     redis: deps.redis,
   });

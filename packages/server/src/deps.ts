@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ListCache } from './catalog/list-cache.ts';
 import { productDocuments, type ProductDocuments } from './catalog/product-documents.ts';
-import type { Clock } from './shared/clock.ts';
+import type { Clock, ShiftedClock } from './shared/clock.ts';
 import { orderCaches, type OrderCaches } from './orders/order-caches.ts';
 import { DEFAULT_ORDER_IMPORTS_PER_HOUR, DEFAULT_PRODUCT_CACHE_MB, type Config } from './config.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
@@ -15,6 +15,7 @@ import { accessTokenCache, type AccessTokenCache } from './oauth/access-tokens.t
 import { clientCache, type ClientCache } from './oauth/client-cache.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 import type { WebhookSettings } from './webhooks/delivery.ts';
+import { siteClocks } from './sites/site-clocks.ts';
 
 /*
  * The dependencies of the HTTP application and of the services it calls, in a module of their
@@ -60,7 +61,8 @@ export interface AppDeps {
 export interface ApiDeps {
   db: Db;
   pool: DatabaseHandle['pool'];
-  clock: Clock;
+  /** The service's clock with each website's own time (sites/site-clocks.ts). */
+  clock: ShiftedClock;
   ids: Ids;
   baseUrl: string;
   cursors: CursorCodec;
@@ -85,7 +87,7 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
   return {
     db: deps.db,
     pool: deps.pool,
-    clock: deps.clock,
+    clock: siteClocks(deps.clock, deps.db, deps.changes),
     ids: deps.ids,
     baseUrl: deps.config.baseUrl,
     cursors: cursorCodec(deps.cursorKey),

@@ -13,6 +13,7 @@ import { Jobs } from './jobs/queue.ts';
 import type { ImageStorage } from './media/storage.ts';
 import type { Clock } from './shared/clock.ts';
 import { randomIds } from './shared/ids.ts';
+import { loadShifts } from './sites/site-clocks.ts';
 import { webhookSettings, attemptDelivery } from './webhooks/delivery.ts';
 import { sweepDeliveries } from './webhooks/delivery-sweep.ts';
 
@@ -78,6 +79,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     logStream: options.logStream,
   };
   const api = apiDeps(appDeps);
+  await loadShifts(database.db, api.clock);
   await options.beforeListen?.(api);
   const app = await buildApp(appDeps, api);
   const sweepers = [

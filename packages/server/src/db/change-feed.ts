@@ -4,7 +4,14 @@ import { KeptConnection } from './kept-connection.ts';
 /** The channel the trigger functions of db/functions/ notify on, with payloads `kind:key[:detail]`. */
 export const CHANGES_CHANNEL = 'emporium_changes';
 
-export type ChangeKind = 'product' | 'catalog' | 'orders' | 'api_key' | 'oauth_grant' | 'oauth_client';
+export type ChangeKind =
+  | 'product'
+  | 'catalog'
+  | 'orders'
+  | 'api_key'
+  | 'oauth_grant'
+  | 'oauth_client'
+  | 'site_clock';
 
 /**
  * Changes announced by the database on one LISTEN connection, so the in-process caches of every

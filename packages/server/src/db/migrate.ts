@@ -24,6 +24,7 @@ import * as authenticateAccessToken from './migrations/021-authenticate-access-t
 import * as redemptionsByOrder from './migrations/022-redemptions-by-order.ts';
 import * as pendingByRefreshToken from './migrations/023-pending-by-refresh-token.ts';
 import * as functionDefinitionsTable from './migrations/024-function-definitions.ts';
+import * as siteClocks from './migrations/025-site-clocks.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -51,6 +52,7 @@ const migrations = {
   '022-redemptions-by-order': redemptionsByOrder,
   '023-pending-by-refresh-token': pendingByRefreshToken,
   '024-function-definitions': functionDefinitionsTable,
+  '025-site-clocks': siteClocks,
 };
 
 /**

@@ -44,6 +44,8 @@ export interface WebsitesTable {
   language: string;
   time_zone: string;
   created_at: Timestamp;
+  /** How far the website's test clock runs ahead of the service's (shared/clock.ts); 0 unless moved. */
+  clock_shift_ms: number;
 }
 
 export interface StorePagesTable {

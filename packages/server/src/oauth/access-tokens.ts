@@ -35,7 +35,8 @@ export function accessTokenCache(feed?: ChangeFeed): AccessTokenCache {
     () => feed?.live ?? false,
   );
   feed?.on('change', (kind: string) => {
-    if (kind === 'oauth_grant') cache.reset();
+    // A site's clock moved: its tokens' expiry times moved with it (testing/site-clock.ts).
+    if (kind === 'oauth_grant' || kind === 'site_clock') cache.reset();
   });
   feed?.on('live', () => cache.reset());
   return cache;
