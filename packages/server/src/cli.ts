@@ -1,10 +1,11 @@
 import { ListCache } from './catalog/list-cache.ts';
 import { productDocuments } from './catalog/product-documents.ts';
 import { ADMIN } from './commands/admin.ts';
+import { CLOCK } from './commands/clock.ts';
 import { FIXTURES } from './commands/fixtures.ts';
 import { TRIGGER } from './commands/trigger.ts';
 import { parseOptions, UsageError, type CommandDeps, type CommandGroup } from './commands/command.ts';
-import { systemClock } from './shared/clock.ts';
+import { ShiftedClock, systemClock } from './shared/clock.ts';
 import { orderCaches } from './orders/order-caches.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { connect } from './db/connect.ts';
@@ -13,6 +14,7 @@ import { imageStorage } from './image-storage.ts';
 import { DomainError } from './shared/errors.ts';
 import { randomIds } from './shared/ids.ts';
 import { Jobs } from './jobs/queue.ts';
+import { loadShifts } from './sites/site-clocks.ts';
 import { webhookSettings } from './webhooks/delivery.ts';
 
 /** The caches of a command's services: room for what one command reads. */
@@ -21,6 +23,7 @@ const CLI_CACHE_BYTES = 1024 * 1024;
 /** `emporium <group> <command> [options]`: each group's commands are in commands/. */
 const GROUPS: Record<string, CommandGroup> = {
   admin: ADMIN,
+  clock: CLOCK,
   fixtures: FIXTURES,
   trigger: TRIGGER,
 };
@@ -30,10 +33,13 @@ async function withDatabase(config: Config, fn: (deps: CommandDeps) => Promise<o
   try {
     // Jobs are only queued here, in this process's transactions; the server's workers run them.
     const jobs = new Jobs(connection.url);
+    // What a command writes for a website is stamped with the website's time, as the server's is.
+    const clock = new ShiftedClock(systemClock);
+    await loadShifts(connection.db, clock);
     return await fn({
       db: connection.db,
       pool: connection.pool,
-      clock: systemClock,
+      clock,
       ids: randomIds,
       jobs,
       baseUrl: config.baseUrl,

@@ -4,6 +4,7 @@ import type { ProductDocuments } from '../catalog/product-documents.ts';
 import type { OrderCaches } from '../orders/order-caches.ts';
 import type { ImageStorage } from '../media/storage.ts';
 import type { OrderDeps } from '../orders/place-order.ts';
+import type { ShiftedClock } from '../shared/clock.ts';
 import type { WebhookSettings } from '../webhooks/delivery.ts';
 
 /** A mistake in the command line: the CLI answers with it and the usage, and exits with 2. */
@@ -22,6 +23,8 @@ interface Values {
  * from the database (db/change-feed.ts).
  */
 export type CommandDeps = OrderDeps & {
+  /** The service's clock with each website's own time, as the server reads it. */
+  clock: ShiftedClock;
   documents: ProductDocuments;
   lists: ListCache;
   orders: OrderCaches;

@@ -155,7 +155,15 @@ export interface ImagesTable {
   job_attempt: number | null;
 }
 
-export type AuditKind = 'login' | 'login_failed' | 'grant' | 'code_replay' | 'refresh_replay' | 'revocation';
+export type AuditKind =
+  | 'login'
+  | 'login_failed'
+  | 'grant'
+  | 'code_replay'
+  | 'refresh_replay'
+  | 'revocation'
+  /** A test control acted on the site: its clock moved, a trigger or a fixture ran over HTTP. */
+  | 'test_control';
 
 export interface AuditEventsTable {
   id: string;
