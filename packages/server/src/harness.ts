@@ -13,16 +13,16 @@ import {
   snapshotData,
   type DatabaseServer,
 } from './harness-database.ts';
-import { HarnessError, OwnerBrowser } from './harness-browser.ts';
+import { HarnessError } from './harness-browser.ts';
+import * as consent from './harness-consent.ts';
+import type { ConnectOptions, Connection, ConsentInstance, HarnessApp } from './harness-consent.ts';
 import { startInstance, type Instance } from './instance.ts';
 import { FileImageStorage } from './media/storage.ts';
-import { AUTHORIZE_PATH, CONSENT_PATH } from './admin/consent.routes.ts';
 import { createClient } from './oauth/clients.service.ts';
-import { TOKEN_PATH } from './oauth/token.routes.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
 import { systemClock } from './shared/clock.ts';
 import { freePort } from './shared/net.ts';
-import { isScope, SCOPES, type Scope } from './shared/scopes.ts';
+import { SCOPES } from './shared/scopes.ts';
 import { createApiKey } from './sites/api-keys.service.ts';
 import { createOwner } from './sites/owners.service.ts';
 import { findWebsite } from './sites/websites.repo.ts';
@@ -34,7 +34,7 @@ import { createWebsite } from './sites/websites.service.ts';
  * Emporium inside a test process, for @emporium/testing: each instance on a database of its own
  * (harness-database.ts), on a free port of 127.0.0.1, with its workers in the process. The
  * helpers act as a site owner and a developer would, through the services and, for consent,
- * through the owner's pages over HTTP.
+ * through the owner's pages over HTTP (harness-consent.ts).
  */
 
 export interface HarnessOptions {
@@ -66,32 +66,8 @@ export interface HarnessSite {
   owner: { email: string; password: string };
 }
 
-export interface HarnessApp {
-  clientId: string;
-  clientSecret: string;
-  redirectUri: string;
-}
+export type { ConnectOptions, Connection, HarnessApp } from './harness-consent.ts';
 
-export interface ConnectOptions {
-  /** The scopes the app asks for: every scope by default. */
-  scopes?: readonly string[];
-  /** Ask for a refresh token (`access_type=offline`): true by default. */
-  offline?: boolean;
-  /** Stop at the code, for an app that redeems it itself: false by default. */
-  codeOnly?: boolean;
-  state?: string;
-  codeChallenge?: string;
-}
-
-export interface Connection {
-  code: string;
-  state: string;
-  /** The token endpoint's answer; absent with `codeOnly`. */
-  tokens?: Record<string, unknown>;
-}
-
-/** What the harness sends as the app at the token endpoint, which wants a User-Agent. */
-const USER_AGENT = 'emporium-testing';
 /** Sign-ins and consent answers a minute: the harness answers as fast as a test asks. */
 const HARNESS_SIGN_INS_PER_MINUTE = 1_000_000;
 
@@ -211,27 +187,7 @@ export class Harness {
    * URI the app did not register fails here as it would for the app.
    */
   async connect(app: HarnessApp, websiteId: string, options: ConnectOptions = {}): Promise<Connection> {
-    const scopes = options.scopes ?? SCOPES;
-    const unknown = scopes.find((scope) => !isScope(scope));
-    if (unknown)
-      throw new HarnessError(`scopes: unknown scope "${unknown}"; the scopes are ${SCOPES.join(', ')}`);
-    const state = options.state ?? randomBytes(8).toString('hex');
-    const query = new URLSearchParams({
-      client_id: app.clientId,
-      redirect_uri: app.redirectUri,
-      scope: (scopes as Scope[]).join(','),
-      state,
-      website_id: websiteId,
-      ...(options.offline === false ? {} : { access_type: 'offline' }),
-      ...(options.codeChallenge
-        ? { code_challenge: options.codeChallenge, code_challenge_method: 'S256' }
-        : {}),
-    });
-    const back = new URL(await this.approve(`${AUTHORIZE_PATH}?${query}`, websiteId));
-    const code = back.searchParams.get('code');
-    if (!code) throw new HarnessError(`the consent was not given: ${redirectError(back.href)}`);
-    if (options.codeOnly) return { code, state };
-    return { code, state, tokens: await this.redeem(app, code) };
+    return consent.connect(this.consenting, app, websiteId, options);
   }
 
   /**
@@ -245,38 +201,12 @@ export class Harness {
     websiteId: string,
     { decision = 'allow' }: { decision?: 'allow' | 'deny' } = {},
   ): Promise<string> {
-    const website = await findWebsite(this.api.db, websiteId);
-    if (!website) throw new HarnessError(`website not found: ${websiteId}`);
-    const owner = this.owners.get(website.owner_id);
-    if (!owner)
-      throw new HarnessError(
-        `the owner of ${websiteId} was not made by this instance, which cannot sign in as them`,
-      );
-    const url = new URL(authorizationUrl, this.url);
-    if (url.origin !== new URL(this.url).origin || url.pathname !== AUTHORIZE_PATH) {
-      throw new HarnessError(`not an authorization URL of this instance: ${authorizationUrl}`);
-    }
-    const browser = new OwnerBrowser(this.url);
-    await browser.signIn(owner.email, owner.password);
-    const authorize = await browser.get(`${url.pathname}${url.search}`);
-    const consentUrl = authorize.headers.get('location') ?? '';
-    if (authorize.status !== 303 || !consentUrl.startsWith(CONSENT_PATH)) {
-      throw new HarnessError(
-        `the authorization request was refused: ${redirectError(consentUrl) ?? browser.pageText()}`,
-      );
-    }
-    const consent = await browser.get(consentUrl);
-    if (consent.status !== 200) throw new HarnessError(`the consent page refused: ${browser.pageText()}`);
-    const answer = await browser.post(CONSENT_PATH, {
-      request: browser.hidden('request'),
-      website_id: websiteId,
-      decision,
-    });
-    const location = answer.headers.get('location');
-    if (answer.status !== 303 || !location) {
-      throw new HarnessError(`the consent page did not answer: ${browser.pageText()}`);
-    }
-    return new URL(location, this.url).href;
+    return consent.approve(this.consenting, authorizationUrl, websiteId, { decision });
+  }
+
+  /** This instance to the consent flow: its address, its database, and the owners it can sign in as. */
+  private get consenting(): ConsentInstance {
+    return { url: this.url, db: this.api.db, owners: this.owners };
   }
 
   /**
@@ -323,22 +253,6 @@ export class Harness {
     fs.rmSync(this.folder, { recursive: true, force: true });
   }
 
-  private async redeem(app: HarnessApp, code: string): Promise<Record<string, unknown>> {
-    const res = await fetch(new URL(TOKEN_PATH, this.url), {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-      },
-      body: JSON.stringify({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUri }),
-    });
-    const body = (await res.json()) as Record<string, unknown>;
-    if (res.status !== 200)
-      throw new HarnessError(`the token endpoint refused the code: ${JSON.stringify(body)}`);
-    return body;
-  }
-
   private knownOwner(email: string): { email: string; password: string } {
     const owner = [...this.owners.values()].find((o) => o.email === email);
     if (!owner) throw new HarnessError(`ownerEmail: ${email} is not an owner this instance made`);
@@ -353,14 +267,6 @@ export class Harness {
     this.owners.set(ownerId, owner);
     return owner;
   }
-}
-
-/** The `error_description` of a redirect back to the app, if it is one. */
-function redirectError(location: string): string | undefined {
-  if (!location) return undefined;
-  const params = new URL(location, 'http://x').searchParams;
-  const error = params.get('error');
-  return error ? `${error}: ${params.get('error_description') ?? ''}`.trim() : undefined;
 }
 
 function harnessConfig(port: number, folder: string, options: HarnessOptions): Config {
