@@ -55,7 +55,7 @@ export async function stampRows<T extends keyof Stamped>(
   const { rows } = await sql<{ id: string; stamp: Date }>`
     WITH clock AS (
       INSERT INTO change_clocks AS c (website_id, stamp)
-      VALUES (${websiteId}, greatest(${clock.now()}::timestamptz,
+      VALUES (${websiteId}, greatest(${clock.now(websiteId)}::timestamptz,
         (SELECT max(modified_on) + interval '1 ms' FROM products WHERE website_id = ${websiteId}),
         (SELECT max(modified_on) + interval '1 ms' FROM orders WHERE website_id = ${websiteId}),
         (SELECT max(modified_on) + interval '1 ms' FROM transaction_documents WHERE website_id = ${websiteId}))
@@ -72,14 +72,14 @@ export async function stampRows<T extends keyof Stamped>(
   return ids.map((id) => stamps.get(id)!);
 }
 
-/** How far ahead of this instance's clock a window's end may be for closeWindow() to close it. */
+/** How far ahead of the website's time a window's end may be for closeWindow() to close it. */
 const MAX_WINDOW_AHEAD_MS = 1000;
 
 /**
  * Before a window of the website's changes ending at `end` is read: when this returns, every
  * change not yet visible will get a stamp after `end`, so a reader whose next window starts at
  * `end` misses none. It raises the clock to `end`, which waits for the changes being stamped now
- * to commit. An end more than MAX_WINDOW_AHEAD_MS ahead of this instance's clock is left open:
+ * to commit. An end more than MAX_WINDOW_AHEAD_MS ahead of the website's time is left open:
  * the clock is not moved into the future for it.
  *
  * Committed without waiting for the disk (no row of the catalog depends on it): a raise lost in
@@ -90,7 +90,7 @@ export async function closeWindow(
   websiteId: string,
   end: Date,
 ): Promise<void> {
-  if (end.getTime() - deps.clock.now().getTime() > MAX_WINDOW_AHEAD_MS) return;
+  if (end.getTime() - deps.clock.now(websiteId).getTime() > MAX_WINDOW_AHEAD_MS) return;
   // One round trip: a simple query, so its values are written as literals.
   await deps.pool.query(`
     BEGIN;
