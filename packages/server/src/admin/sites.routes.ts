@@ -126,6 +126,7 @@ export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (
     const owner = ownerOf(request);
     const { websiteId } = request.params as { websiteId: string };
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
+    // Tokens expire in the service's time, as every OAuth time.
     const apps = await listConnectedApps(deps.db, site.id, deps.clock.now());
     const dashboard = await siteDashboard(deps, site);
     const events = await websiteAuditEvents(deps.db, site.id);

@@ -45,7 +45,7 @@ export async function siteDashboard(
   website: { id: string; currency: string; time_zone: string },
 ): Promise<Dashboard> {
   const timeZone = website.time_zone;
-  const last = today(deps.clock.now(), timeZone);
+  const last = today(deps.clock.now(website.id), timeZone);
   const first = daysBefore(last, REVENUE_DAYS - 1);
   const [products, awaitingFulfillment, sold] = await Promise.all([
     repo.countProducts(deps.db, website.id),

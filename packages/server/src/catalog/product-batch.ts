@@ -94,7 +94,7 @@ export async function createProducts(
     const name = input.name ?? '';
     const description = sanitizeDescription(input.description ?? '');
     const tags = input.tags ?? [];
-    const now = deps.clock.now();
+    const now = deps.clock.now(websiteId);
     products.push({
       id,
       website_id: websiteId,

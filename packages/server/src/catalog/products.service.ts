@@ -103,7 +103,7 @@ export async function createProduct(
     try {
       await deps.db.transaction().execute(async (trx) => {
         // Until stampRows() below gives the product its place in the order.
-        const provisional = deps.clock.now();
+        const provisional = deps.clock.now(websiteId);
         await repo.insertProduct(trx, {
           id,
           website_id: websiteId,

@@ -68,7 +68,7 @@ export function variantRow(
     image_id: null,
     gtin: normalizeGtin(input.gtin, `${field}gtin`),
     mpn: normalizeMpn(input.mpn, `${field}mpn`),
-    created_at: deps.clock.now(),
+    created_at: deps.clock.now(website.id),
   };
 }
 

@@ -78,7 +78,7 @@ export async function addEntry(
   address: repo.AddressColumns,
   makeDefault: boolean,
 ): Promise<Added> {
-  const now = deps.clock.now();
+  const now = deps.clock.now(websiteId);
   const id = deps.ids.objectId();
   const previous = await repo.selectDefaultId(trx, contactId);
   await repo.insertEntry(trx, {
@@ -165,7 +165,7 @@ export function replaceEntry(
       await emit(trx, deps, {
         websiteId,
         topic: 'address.update',
-        data: await updateData(trx, websiteId, contactId, ids, microsText(deps.clock.now())),
+        data: await updateData(trx, websiteId, contactId, ids, microsText(deps.clock.now(websiteId))),
       }),
     );
     queued(await announceChange(trx, deps, websiteId, before));
@@ -184,7 +184,7 @@ export function deleteEntry(
     const before = await lockedContact(trx, websiteId, contactId);
     const current = await entry(trx, websiteId, contactId, id);
     await repo.deleteEntry(trx, id);
-    const now = microsText(deps.clock.now());
+    const now = microsText(deps.clock.now(websiteId));
     queued(
       await emit(trx, deps, {
         websiteId,

@@ -60,7 +60,7 @@ export function createContact(
   const email = parseEmail(body.primaryEmail.email, 'primaryEmail.email');
   const accepts = body.primaryEmail.acceptsMarketing ?? false;
   return inTransaction(deps, async (trx, queued) => {
-    const now = deps.clock.now();
+    const now = deps.clock.now(websiteId);
     const id = deps.ids.objectId();
     await repo.insertContact(trx, {
       id,
@@ -108,7 +108,7 @@ export function patchContact(
     if (!(await repo.lockContact(trx, websiteId, id))) throw new NotFound(`contact not found: ${contactId}`);
     const before = await readContact(trx, websiteId, id);
     const stored = await repo.selectMarketing(trx, id);
-    const now = deps.clock.now();
+    const now = deps.clock.now(websiteId);
     const set: repo.ContactChanges = {};
     if (body.firstName !== undefined) set.first_name = body.firstName;
     if (body.lastName !== undefined) set.last_name = body.lastName;
@@ -135,7 +135,7 @@ export function deleteContact(deps: ContactDeps, websiteId: string, contactId: s
   return inTransaction(deps, async (trx, queued) => {
     if (!(await repo.deleteContact(trx, websiteId, id)))
       throw new NotFound(`contact not found: ${contactId}`);
-    const deletedOn = microsText(deps.clock.now());
+    const deletedOn = microsText(deps.clock.now(websiteId));
     queued(await emit(trx, deps, { websiteId, topic: 'contact.delete', data: { id, deletedOn } }));
   });
 }

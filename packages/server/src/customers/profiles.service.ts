@@ -43,7 +43,7 @@ export async function upsertBuyerProfile(
   websiteId: string,
   buyer: Buyer,
 ): Promise<{ id: string; inserted: boolean }> {
-  const now = deps.clock.now();
+  const now = deps.clock.now(websiteId);
   return repo.upsertBuyer(trx, {
     id: deps.ids.objectId(),
     website_id: websiteId,

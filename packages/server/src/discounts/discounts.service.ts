@@ -51,7 +51,7 @@ function integer(
 export async function listDiscounts(deps: Deps, websiteId: string, query: ListDiscountsQueryT) {
   const offset = integer(query.offset, 'offset', 0, 2_147_483_647, 0);
   const limit = integer(query.limit, 'limit', 1, LIMITS.listLimit, LIMITS.defaultLimit);
-  const now = deps.clock.now();
+  const now = deps.clock.now(websiteId);
   const filter: repo.DiscountFilter = {
     sortBy: query.sortBy ?? 'CREATED_ON',
     descending: query.sortDirection !== 'ASCENDING',
@@ -74,7 +74,7 @@ export async function listDiscounts(deps: Deps, websiteId: string, query: ListDi
 export async function getDiscount(deps: Deps, websiteId: string, id: string): Promise<DiscountT> {
   const row = OBJECT_ID.test(id) ? await repo.selectDiscount(deps.db, websiteId, id) : undefined;
   if (!row) throw notFound(id);
-  return toDiscount(row, deps.clock.now());
+  return toDiscount(row, deps.clock.now(websiteId));
 }
 
 /**
@@ -168,7 +168,7 @@ async function write(deps: Deps & { ids: Ids }, websiteId: string, id: string | 
     const draft = parseDiscount(body, currency, websiteId);
     await resolveProducts(trx, websiteId, draft, before);
     await checkLimits(trx, websiteId, draft, id);
-    const now = deps.clock.now();
+    const now = deps.clock.now(websiteId);
     const row = newRow(websiteId, id ?? deps.ids.objectId(), draft, now);
     if (before) await repo.replaceDiscount(trx, row);
     else await repo.insertDiscount(trx, row);
@@ -206,7 +206,7 @@ export async function liveDiscounts(
   const rows = await repo.selectLiveDiscounts(
     deps.db,
     websiteId,
-    deps.clock.now(),
+    deps.clock.now(websiteId),
     promoCode?.trim() || null,
   );
   return rows.map((row) => ({ rule: toRule(row), oncePerCustomer: row.is_once_per_customer }));

@@ -57,7 +57,7 @@ export async function importOrder(
         'CONCURRENT_MODIFICATION',
       );
     }
-    const now = deps.clock.now();
+    const now = deps.clock.now(websiteId);
     const earlier = await findKey(trx, 'order_import_keys', keyRow, new Date(now.getTime() - KEY_KEPT_MS));
     if (earlier) {
       if (!earlier.request_digest.equals(digest)) {
@@ -127,7 +127,7 @@ export async function fulfillOrder(
     }
     await repo.updateOrder(trx, orderId, {
       fulfillment_status: 'FULFILLED',
-      fulfilled_on: order.fulfilled_on ?? deps.clock.now(),
+      fulfilled_on: order.fulfilled_on ?? deps.clock.now(websiteId),
       fulfillments: JSON.stringify([...order.fulfillments, ...shipments]),
     });
     notified = await emit(trx, deps, {

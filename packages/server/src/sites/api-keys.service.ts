@@ -65,6 +65,7 @@ export async function createApiKey(
       name: input.name?.trim() || 'API key',
       scopes: parsed.scopes,
       key_digest: digest(apiKey),
+      // A credential: its times are the service's, whatever its website's clock says.
       created_at: deps.clock.now(),
     })
     .execute();

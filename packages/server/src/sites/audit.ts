@@ -26,7 +26,8 @@ export async function recordAudit(
     .insertInto('audit_events')
     .values({
       id: deps.ids.objectId(),
-      at: deps.clock.now(),
+      // A website's event is in its time; an owner's sign-in belongs to no website.
+      at: deps.clock.now(event.websiteId ?? undefined),
       kind: event.kind,
       owner_id: event.ownerId ?? null,
       website_id: event.websiteId ?? null,

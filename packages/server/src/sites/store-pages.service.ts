@@ -31,7 +31,7 @@ export async function createStorePage(
         title,
         url_slug: slug,
         is_enabled: true,
-        created_at: deps.clock.now(),
+        created_at: deps.clock.now(input.websiteId),
       });
       return { storePageId };
     } catch (error) {

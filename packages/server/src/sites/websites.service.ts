@@ -48,7 +48,7 @@ export async function createWebsite(
 
   const websiteId = deps.ids.objectId();
   const storePageId = deps.ids.objectId();
-  const now = deps.clock.now();
+  const now = deps.clock.now(websiteId);
   await deps.db.transaction().execute(async (trx) => {
     await insertWebsite(trx, {
       id: websiteId,

@@ -50,7 +50,7 @@ async function whyNotLive(
 ): Promise<PromoOutcome> {
   const row = await selectDiscountByCode(deps.db, websiteId, code);
   if (!row) return 'UNKNOWN';
-  const now = deps.clock.now();
+  const now = deps.clock.now(websiteId);
   switch (statusOf(row, now)) {
     case 'SCHEDULED':
       return 'SCHEDULED';

@@ -66,15 +66,15 @@ function cartProblem(view: CartView): Refused | undefined {
 
 function draftOf(
   deps: OrderDeps,
-  currency: string,
+  website: { id: string; currency: string },
   view: CartView,
   form: CheckoutForm,
   card: { brand: CardBrand },
   priced: PricedCart,
 ): OrderDraft {
   return paidWebOrder({
-    currency,
-    placedOn: deps.clock.now(),
+    currency: website.currency,
+    placedOn: deps.clock.now(website.id),
     customerEmail: form.email.trim(),
     address: addressOf(form),
     // The catalog's prices, read in this transaction: never the cookie's, which holds none.
@@ -134,7 +134,7 @@ export async function checkout(
   shownTotalMinor?: number,
 ): Promise<CheckoutOutcome> {
   const card = { number: form.cardNumber, expiry: form.cardExpiry, cvc: form.cardCvc };
-  const now = deps.clock.now();
+  const now = deps.clock.now(website.id);
   const since = new Date(now.getTime() - KEY_KEPT_MS);
   // The key is the browser's own: another browser's form never finds this one's order.
   const keyRow = isAttemptKey(attempt.key)
@@ -178,7 +178,7 @@ export async function checkout(
             'Nothing was charged; check the total and place your order again.',
         );
       }
-      const draft = draftOf(deps, website.currency, view, form, charge, priced);
+      const draft = draftOf(deps, website, view, form, charge, priced);
       const used = priced.discountLines[0];
       // Kept beside the API's import keys; the digest records the cart, a second send of the
       // same form is answered with this order whatever it carries.

@@ -92,7 +92,7 @@ export const adminDiscountsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = asy
 
   app.get('/sites/:websiteId/discounts/new', async (request, reply) => {
     const { site: s } = await site(request);
-    const start = deps.clock.now().toISOString().slice(0, 16);
+    const start = deps.clock.now(s.id).toISOString().slice(0, 16);
     const values = {
       trigger: 'CODE',
       criteriaType: 'ANY_ORDER',
@@ -125,7 +125,7 @@ export const adminDiscountsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = asy
   app.post('/sites/:websiteId/discounts/:discountId/disable', async (request, reply) => {
     const { site: s } = await site(request, true);
     const d = await discountOf(request, s);
-    const now = deps.clock.now();
+    const now = deps.clock.now(s.id);
     const from = new Date(d.validFrom) < now ? d.validFrom : new Date(now.getTime() - 1000).toISOString();
     const body = { ...d, validFrom: from, validTo: now.toISOString() } as unknown as DiscountBodyT;
     await replaceDiscount(deps, s.id, d.id, body);

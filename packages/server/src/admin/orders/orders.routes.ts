@@ -75,7 +75,7 @@ export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
       service: '',
       trackingNumber: '',
       trackingUrl: '',
-      shipDate: deps.clock.now().toISOString().slice(0, 10),
+      shipDate: deps.clock.now(site.id).toISOString().slice(0, 10),
     };
     const body = orderBody(site, order, {
       ...view,

@@ -101,7 +101,7 @@ export async function uploadImage(
           width: size.width,
           height: size.height,
           widths: [],
-          created_at: deps.clock.now(),
+          created_at: deps.clock.now(websiteId),
         });
         await deps.jobs.enqueueImage(trx, { imageId });
         return { result: undefined };

@@ -114,7 +114,7 @@ export async function adjustInventory(
         'CONCURRENT_MODIFICATION',
       );
     }
-    const since = new Date(deps.clock.now().getTime() - KEY_KEPT_MS);
+    const since = new Date(deps.clock.now(websiteId).getTime() - KEY_KEPT_MS);
     const earlier = await findKey(trx, 'inventory_adjustment_keys', keyRow, since);
     if (earlier) {
       if (earlier.request_digest.equals(digest)) return undefined;
@@ -129,7 +129,7 @@ export async function adjustInventory(
     if (unknown) throw variantNotFound(unknown);
 
     // Kept before the change: a refusal below rolls it back too, and the change is stamped last.
-    await repo.saveKey(trx, { ...keyRow, request_digest: digest, created_at: deps.clock.now() });
+    await repo.saveKey(trx, { ...keyRow, request_digest: digest, created_at: deps.clock.now(websiteId) });
     const { announce } = await changeProducts(trx, deps, websiteId, [...owners.values()], async () => {
       // Locked after their products; one deleted meanwhile is gone from here as well.
       const variants = new Map((await repo.lockVariants(trx, websiteId, ids)).map((v) => [v.id, v]));
