@@ -83,7 +83,7 @@ export async function resendDelivery(
   websiteId: string,
   deliveryId: string,
 ): Promise<void> {
-  const now = deps.clock.now();
+  const now = deps.clock.now(websiteId);
   await deps.db.transaction().execute(async (trx) => {
     const delivery = await trx
       .updateTable('webhook_deliveries')

@@ -17,6 +17,7 @@ const STALLED_MS = 15 * 60_000;
 export async function sweepDeliveries(
   deps: OutboxDeps & { db: Db },
 ): Promise<{ deleted: number; requeued: number }> {
+  // The service's time: a sweep belongs to no website.
   const now = deps.clock.now();
   const deleted = await deps.db
     .deleteFrom('webhook_deliveries')
@@ -24,12 +25,23 @@ export async function sweepDeliveries(
     .where('completed_on', '<', new Date(now.getTime() - KEEP_MS))
     .executeTakeFirst();
   const requeued = await deps.db.transaction().execute(async (trx) => {
+    // next_attempt_at is in its website's time, ahead of the service's by the site's shift; the
+    // lease is in the service's.
     const stalled = await trx
       .selectFrom('webhook_deliveries')
-      .select(['id', 'attempts'])
-      .where('status', '=', 'PENDING')
-      .where('next_attempt_at', '<', new Date(now.getTime() - STALLED_MS))
-      .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now)]))
+      .innerJoin('websites', 'websites.id', 'webhook_deliveries.website_id')
+      .select(['webhook_deliveries.id', 'webhook_deliveries.attempts'])
+      .where('webhook_deliveries.status', '=', 'PENDING')
+      .where(
+        sql<boolean>`webhook_deliveries.next_attempt_at < ${new Date(now.getTime() - STALLED_MS)}::timestamptz
+          + websites.clock_shift_ms * interval '1 ms'`,
+      )
+      .where((eb) =>
+        eb.or([
+          eb('webhook_deliveries.leased_until', 'is', null),
+          eb('webhook_deliveries.leased_until', '<', now),
+        ]),
+      )
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(

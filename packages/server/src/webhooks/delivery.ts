@@ -66,6 +66,7 @@ export function send(
  */
 export async function attemptDelivery(deps: DeliveryDeps, job: WebhookJobData): Promise<void> {
   const leaseMs = deps.webhooks.timeoutMs + 20_000;
+  // The lease is the service's, as every job's: workers compare it whatever site they serve.
   const now = deps.clock.now();
   // One statement takes the lease and reads the subscription as it is now.
   const delivery = await deps.db
@@ -93,7 +94,10 @@ export async function attemptDelivery(deps: DeliveryDeps, job: WebhookJobData): 
 
   // A deleted subscription wants nothing more, except the uninstall notice that deleted it.
   if (delivery.current_url === null && delivery.topic !== 'extension.uninstall') {
-    await finish(deps.db, delivery, { status: 'CANCELLED', completed_on: now });
+    await finish(deps.db, delivery, {
+      status: 'CANCELLED',
+      completed_on: deps.clock.now(delivery.website_id),
+    });
     deps.metrics.webhookDone('CANCELLED');
     return;
   }
@@ -114,7 +118,7 @@ async function record(
   delivery: WebhookDeliveriesTable,
   result: PostResult,
 ): Promise<void> {
-  const at = deps.clock.now();
+  const at = deps.clock.now(delivery.website_id);
   const failures = delivery.attempts + 1;
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const wait = ok ? 0 : deps.webhooks.retryDelayMs(failures);

@@ -58,7 +58,7 @@ export async function emit<T extends Topic>(trx: Db, deps: OutboxDeps, event: Ev
   const subscriptions = await query.execute();
   if (subscriptions.length === 0) return 0;
 
-  const now = deps.clock.now();
+  const now = deps.clock.now(event.websiteId);
   const rows: WebhookDeliveriesTable[] = subscriptions.map((s) => {
     // The notification id is 24 hex, as the platform's (platform-surface 3); the delivery row
     // shares it. Rows queued before keep their UUIDs: the column is text and ids are only looked up.

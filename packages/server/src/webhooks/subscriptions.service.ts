@@ -89,7 +89,7 @@ export async function createSubscription(
 ): Promise<SubscriptionJson & { secret: string }> {
   const endpointUrl = checkEndpoint(deps, input.endpointUrl);
   const topics = checkTopics(owner, input.topics);
-  const now = deps.clock.now();
+  const now = deps.clock.now(owner.websiteId);
   const row: WebhookSubscriptionsTable = {
     id: deps.ids.uuid(),
     website_id: owner.websiteId,
@@ -149,7 +149,7 @@ export async function updateSubscription(
   id: string,
   input: { endpointUrl?: string; topics?: string[] },
 ): Promise<SubscriptionJson> {
-  const set: Partial<WebhookSubscriptionsTable> = { updated_on: deps.clock.now() };
+  const set: Partial<WebhookSubscriptionsTable> = { updated_on: deps.clock.now(owner.websiteId) };
   if (input.endpointUrl !== undefined) set.endpoint_url = checkEndpoint(deps, input.endpointUrl);
   if (input.topics !== undefined) set.topics = checkTopics(owner, input.topics);
   const row = await deps.db
@@ -179,7 +179,10 @@ export async function rotateSecret(
 ): Promise<{ secret: string }> {
   const row = await deps.db
     .updateTable('webhook_subscriptions')
-    .set((eb) => ({ secret_version: eb('secret_version', '+', 1), updated_on: deps.clock.now() }))
+    .set((eb) => ({
+      secret_version: eb('secret_version', '+', 1),
+      updated_on: deps.clock.now(owner.websiteId),
+    }))
     .where((eb) => eb.and(ownedBy(owner, id)))
     .returningAll()
     .executeTakeFirst();
@@ -232,7 +235,7 @@ export async function sendTestNotification(
     websiteId: owner.websiteId,
     subscriptionId: row.id,
     topic,
-    createdOn: deps.clock.now(),
+    createdOn: deps.clock.now(owner.websiteId),
     data: samples[topic as TestTopic],
   });
   const target = { endpointUrl: row.endpoint_url, subscriptionId: row.id, secretVersion: row.secret_version };
