@@ -9,6 +9,7 @@ export const APP_TRIGGERS = {
   'extension.uninstall': {
     options: ['clientId'],
     async run(deps, websiteId, options) {
+      // Tokens expire in the service's time, as every OAuth time.
       const apps = await listConnectedApps(deps.db, websiteId, deps.clock.now());
       const listed = apps.map((app) => `${app.clientId} (${app.name})`).join(', ');
       let clientId = options.clientId;

@@ -57,7 +57,7 @@ const orderCreate: TopicTrigger = {
     const person = madeUpPerson(deps.ids);
     const draft = paidWebOrder({
       currency: website.currency,
-      placedOn: deps.clock.now(),
+      placedOn: deps.clock.now(websiteId),
       customerEmail: email ?? madeUpEmail(person, deps.ids),
       address: orderAddress(person),
       lines: [
@@ -112,10 +112,10 @@ async function pendingOrder(
 }
 
 /** A shipment as a carrier would number it, shipped now. */
-function shipment(deps: TriggerDeps) {
+function shipment(deps: TriggerDeps, websiteId: string) {
   const trackingNumber = `9400${BigInt(`0x${deps.ids.objectId()}`).toString().slice(0, 18)}`;
   return {
-    shipDate: deps.clock.now().toISOString(),
+    shipDate: deps.clock.now(websiteId).toISOString(),
     carrierName: 'USPS',
     service: 'Ground Advantage',
     trackingNumber,
@@ -132,7 +132,7 @@ const orderUpdate: TopicTrigger = {
     }
     const orderId = await pendingOrder(deps, websiteId, options.orderId);
     if (action === 'FULFILLED') {
-      await fulfillOrder(deps, websiteId, orderId, { shipments: [shipment(deps)] });
+      await fulfillOrder(deps, websiteId, orderId, { shipments: [shipment(deps, websiteId)] });
       const changed = { orderId, fulfillmentStatus: action };
       return { changed, data: { orderId, update: action } };
     }

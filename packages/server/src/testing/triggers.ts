@@ -72,9 +72,9 @@ export async function trigger(
   }
   if (!(await findWebsite(deps.db, websiteId))) throw new NotFound(`website not found: ${websiteId}`);
   // The change's notifications are created between these two readings of the clock.
-  const from = deps.clock.now();
+  const from = deps.clock.now(websiteId);
   const { changed, data } = await runner.run(deps, websiteId, rest);
-  const to = deps.clock.now();
+  const to = deps.clock.now(websiteId);
   const queued = await queuedNotifications(deps.db, { websiteId, topic, data, from, to });
   return {
     topic,
