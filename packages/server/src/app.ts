@@ -43,6 +43,7 @@ import { storefront } from './storefront/store.plugin.ts';
 import { metricsRoutes, registerRequestMetrics } from './metrics/metrics.routes.ts';
 import { adminPages } from './admin/admin.plugin.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
+import { testControlsRoutes } from './testing/controls.routes.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Headers arrive first and are small: a client that takes longer than this is stalling. */
@@ -130,6 +131,11 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           basic: { type: 'http', scheme: 'basic' },
+          operator: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The test controls token (TEST_CONTROLS_TOKEN, or the one printed at start).',
+          },
         },
       },
       security: [{ bearer: [] }],
@@ -138,6 +144,9 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await app.register(healthRoutes, { db: deps.db, redis: deps.redis, storage: deps.storage });
   await app.register(metricsRoutes, { metrics: api.metrics, token: deps.config.metricsToken });
+  if (deps.config.testControlsToken) {
+    await app.register(testControlsRoutes, { deps: api, token: deps.config.testControlsToken });
+  }
 
   const apiDeps = api;
   const keyDeps = { db: deps.db, pool: deps.pool, clock: api.clock, keys: apiKeyCache(deps.changes) };

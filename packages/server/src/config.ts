@@ -39,6 +39,13 @@ export interface Config {
   metricsToken: string | undefined;
   /** Where `emporium worker` serves /metrics; unset: the worker has no listener. */
   metricsPort: number | undefined;
+  /**
+   * The test controls over HTTP (/_emporium/: site clocks, triggers, fixtures; docs/testing-your-app.md):
+   * on by default with the embedded database only, which is for development and tests.
+   */
+  testControls: boolean;
+  /** The bearer token the test controls ask for; unset: a new one at each start, printed once. */
+  testControlsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +72,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function bearerToken(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const token = env[name] || undefined;
+  if (token && !/^[\x21-\x7e]{16,}$/.test(token)) {
+    // A bearer token is sent as one header word; a short one could be guessed.
+    throw new ConfigError(`${name} must be at least 16 printable characters without spaces`);
+  }
+  return token;
 }
 
 function origin(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -164,11 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
-  const metricsToken = env.METRICS_TOKEN || undefined;
-  if (metricsToken && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
-    // A bearer token is sent as one header word; a short one could be guessed.
-    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces');
-  }
+  const metricsToken = bearerToken(env, 'METRICS_TOKEN');
   return {
     port,
     host,
@@ -193,5 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageStorage: imageStorage(env),
     metricsToken,
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    testControls: boolean(env, 'TEST_CONTROLS', databaseUrl === undefined),
+    testControlsToken: bearerToken(env, 'TEST_CONTROLS_TOKEN'),
   };
 }

@@ -34,7 +34,10 @@ export interface AppDeps {
         | 'orderImportsPerHour'
         | 'metricsToken'
       >
-    >;
+    > & {
+      /** The operator token of the test controls; set, they are served (TEST_CONTROLS, instance.ts). */
+      testControlsToken?: string;
+    };
   db: Db;
   pool: DatabaseHandle['pool'];
   /** Database change notices that let caches answer without a query; unset, every read asks. */

@@ -27,6 +27,9 @@ import { createApiKey } from './sites/api-keys.service.ts';
 import { createOwner } from './sites/owners.service.ts';
 import { findWebsite } from './sites/websites.repo.ts';
 import { trigger, type Triggered, type TriggerOptions } from './testing/triggers.ts';
+import { parseDuration } from './shared/duration.ts';
+import { loadShifts } from './sites/site-clocks.ts';
+import { advanceClock, siteTime, type SiteTime } from './testing/site-clock.ts';
 import { loadFixture, type LoadedSite } from './testing/fixtures/load-fixture.ts';
 import { createWebsite } from './sites/websites.service.ts';
 
@@ -218,6 +221,26 @@ export class Harness {
   }
 
   /**
+   * Moves the website's clock ahead by `by` (`'48h'`, `'90m'`, or milliseconds), never back
+   * (testing/site-clock.ts): its tokens and codes come nearer their expiry, its notification
+   * retries that fell due are sent, and what it writes carries the later time.
+   */
+  advanceClock(websiteId: string, by: string | number): Promise<SiteTime> {
+    const ms = typeof by === 'number' ? by : parseDuration(by, 'by');
+    return advanceClock(this.api, websiteId, ms, 'harness');
+  }
+
+  /** The website's time now, and how far it runs ahead of the service's. */
+  siteTime(websiteId: string): Promise<SiteTime> {
+    return siteTime(this.api, websiteId);
+  }
+
+  /** The bearer token of the test controls over HTTP (/_emporium/, docs/testing-your-app.md). */
+  get testControlsToken(): string {
+    return this.instance.testControlsToken!;
+  }
+
+  /**
    * Back to how the instance started (empty, or the demo), or to the last snapshot(): the data
    * tables refilled in one transaction and the caches told to forget, while the instance runs
    * on, at the same address.
@@ -228,6 +251,8 @@ export class Harness {
     fs.rmSync(images, { recursive: true, force: true });
     if (this.snapshotTaken) fs.cpSync(this.snapshotImages, images, { recursive: true });
     this.instance.changes.forgetEverything();
+    // The clocks go back with the data, before reset() returns (the feed's reload is not awaited).
+    await loadShifts(this.api.db, this.api.clock);
   }
 
   /** What reset() goes back to from now on: the data as it is (a loaded fixture, say). */
@@ -284,6 +309,8 @@ function harnessConfig(port: number, folder: string, options: HarnessOptions): C
     signInPerMinute: HARNESS_SIGN_INS_PER_MINUTE,
     rateLimitPerMinute: options.rateLimitPerMinute ?? config.rateLimitPerMinute,
     webhookWorkers: 1,
+    // The test controls over HTTP too, whichever database, for tests in another process.
+    testControls: true,
   };
 }
 

@@ -13,6 +13,7 @@ import { Jobs } from './jobs/queue.ts';
 import type { ImageStorage } from './media/storage.ts';
 import type { Clock } from './shared/clock.ts';
 import { randomIds } from './shared/ids.ts';
+import { newSecret } from './shared/secrets.ts';
 import { loadShifts } from './sites/site-clocks.ts';
 import { webhookSettings, attemptDelivery } from './webhooks/delivery.ts';
 import { sweepDeliveries } from './webhooks/delivery-sweep.ts';
@@ -28,6 +29,8 @@ export interface Instance {
   api: ApiDeps;
   /** The change notices the caches listen to. */
   changes: ChangeFeed;
+  /** The token the test controls ask for, when they are on. */
+  testControlsToken: string | undefined;
   /** Stops taking requests, lets those in flight finish, then stops the workers and the feed. */
   stop(): Promise<void>;
 }
@@ -57,7 +60,14 @@ export const LOST_IMAGES_MS = 5_000;
 export const DELIVERY_BATCH = 10;
 
 export async function startInstance(options: InstanceOptions): Promise<Instance> {
-  const { config, database, storage, clock } = options;
+  const { database, storage, clock } = options;
+  // A token of its own each start unless one is set: printed once by `serve`, given by the harness.
+  const config = {
+    ...options.config,
+    testControlsToken: options.config.testControls
+      ? (options.config.testControlsToken ?? newSecret('emp_test_'))
+      : undefined,
+  };
   const deps = { db: database.db, clock, ids: randomIds };
   const redis = config.redisUrl ? rateLimitRedis(config.redisUrl) : undefined;
   const changes = new ChangeFeed(database.url);
@@ -120,6 +130,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     app,
     api,
     changes,
+    testControlsToken: config.testControlsToken,
     stop: async () => {
       await app.close(); // stops accepting, lets requests in flight finish
       await stopParts();

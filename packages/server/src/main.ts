@@ -33,6 +33,19 @@ function printDemo(demo: DemoSite, baseUrl: string, authUrl: string): void {
   );
 }
 
+function printTestControls(token: string, baseUrl: string): void {
+  // The terminal again, not the log: a token made for this start, shown this once.
+  process.stdout.write(
+    [
+      'Test controls are on (TEST_CONTROLS; docs/testing-your-app.md). Their token, for this start:',
+      `  ${token}`,
+      `  curl -X POST -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" \\`,
+      `    -d '{"by":"48h"}' ${baseUrl}/_emporium/websites/WEBSITE_ID/clock/advance`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
 /** `emporium serve`: database, migrations, demo site, HTTP; a clean stop on SIGTERM or SIGINT. */
 export async function serve(config: Config): Promise<void> {
   const connection = await connect(config, 20);
@@ -54,6 +67,9 @@ export async function serve(config: Config): Promise<void> {
   } catch (error) {
     await connection.shutdown();
     throw error;
+  }
+  if (instance.testControlsToken && !config.testControlsToken) {
+    printTestControls(instance.testControlsToken, config.baseUrl);
   }
 
   let stopping = false;

@@ -26,6 +26,8 @@ export async function openapiDocument(): Promise<string> {
       authUrl: 'http://127.0.0.1:8080',
       logLevel: 'silent',
       rateLimitPerMinute: 300,
+      // Documented with the rest, under their own tag and security scheme.
+      testControlsToken: 'documenting-the-test-controls',
     },
     db: handle.db,
     pool: handle.pool,

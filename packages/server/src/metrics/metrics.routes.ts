@@ -1,31 +1,17 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { Unauthorized } from '../shared/errors.ts';
-import { digest } from '../shared/secrets.ts';
+import { bearerTokenCheck } from '../http/bearer-token.ts';
 import type { Metrics } from './metrics.ts';
-
-const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
 /** Requests no route matched share one label, so that scanned URLs never become series. */
 const UNMATCHED = '(unmatched)';
 
 /**
- * Who may read /metrics: with `METRICS_TOKEN`, a request bearing it (compared in constant time,
- * through digests: the token itself is not kept); without, anyone who reaches the port, for an
- * instance on a private network.
+ * Who may read /metrics: with `METRICS_TOKEN`, a request bearing it; without, anyone who reaches
+ * the port, for an instance on a private network.
  */
 export function metricsAccess(token: string | undefined): (authorization: string | undefined) => void {
   if (!token) return () => {};
-  const expected = digest(token);
-  return (authorization) => {
-    const given = BEARER.exec(authorization ?? '')?.[1];
-    if (given === undefined || !timingSafeEqual(digest(given), expected)) {
-      throw new Unauthorized(
-        'Authorization: the metrics token is required',
-        'Bearer realm="emporium metrics"',
-      );
-    }
-  };
+  return bearerTokenCheck(token, 'emporium metrics', 'Authorization: the metrics token is required');
 }
 
 /** `GET /metrics` in Prometheus's text format; hidden from the API documentation. */

@@ -135,6 +135,8 @@ export interface TestAppOptions {
   orderImportsPerHour?: number;
   /** The bearer token /metrics asks for (METRICS_TOKEN); none by default. */
   metricsToken?: string;
+  /** The test controls' token: set, the app serves them (TEST_CONTROLS); off by default. */
+  testControlsToken?: string;
   /** With Node's process metrics, as `emporium serve` has them; without by default. */
   processMetrics?: boolean;
 }
@@ -195,6 +197,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
       trustProxy: options.trustProxy,
       orderImportsPerHour: options.orderImportsPerHour ?? 100_000,
       metricsToken: options.metricsToken,
+      testControlsToken: options.testControlsToken,
     },
     cursorKey: randomBytes(32),
     csrfKey: randomBytes(32),

@@ -30,7 +30,7 @@ export interface Operation {
   parameters: Parameter[];
   body?: JsonSchema;
   multipart: boolean;
-  auth: 'bearer' | 'basic' | 'none';
+  auth: 'bearer' | 'basic' | 'operator' | 'none';
 }
 
 /** Every operation of the committed openapi.json, so a new route is fuzzed as soon as it is documented. */
@@ -49,7 +49,14 @@ export function operations(): Operation[] {
           parameters: (op.parameters ?? []) as Parameter[],
           body: content?.['application/json']?.schema,
           multipart: JSON.stringify(op).includes('multipart/form-data'),
-          auth: schemes.length === 0 ? 'none' : schemes.includes('bearer') ? 'bearer' : 'basic',
+          auth:
+            schemes.length === 0
+              ? 'none'
+              : schemes.includes('operator')
+                ? 'operator'
+                : schemes.includes('bearer')
+                  ? 'bearer'
+                  : 'basic',
         } satisfies Operation;
       }),
   );
@@ -145,7 +152,12 @@ function headersArb(
   op: Operation,
   broken: boolean,
 ): fc.Arbitrary<Record<string, string | undefined>> {
-  const own = op.auth === 'basic' ? known.basic : op.auth === 'bearer' ? known.bearer : [];
+  const own = {
+    basic: known.basic,
+    bearer: known.bearer,
+    operator: known.operator ?? [],
+    none: [],
+  }[op.auth];
   const some = own[0] ?? 'Bearer x';
   const w = broken ? 1 : 0;
   const odd = fc.constantFrom(

@@ -17,6 +17,8 @@ export interface Known {
   bearer: string[];
   /** Authorization header values of A's app for the token endpoint. */
   basic: string[];
+  /** The test controls' token, where the app serves them. */
+  operator?: string[];
   png: Buffer;
 }
 
