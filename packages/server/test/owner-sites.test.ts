@@ -5,6 +5,7 @@ import { redirectParams, TestBrowser } from './helpers/browser.ts';
 import { answer, consentTestApp, openConsent, signedUpOwner } from './helpers/consent.ts';
 import { apiCall, assertOAuthError, REDIRECT_URI, refresh, tokenRequest, type App } from './helpers/oauth.ts';
 import { noticed, type TestContext } from './helpers/test-app.ts';
+import { advanceClock } from '../src/testing/site-clock.ts';
 
 /** A site's owner pages: the connected apps and their revocation, the API keys, the store pages. */
 
@@ -95,5 +96,15 @@ describe('owner pages and revocation (GR)', () => {
     const empty = await browser.post(`/sites/${sites[0]}/pages`, { csrf: browser.csrf, title: ' ' });
     assert.equal(empty.statusCode, 400);
     assert.match(empty.body, /title: 1 to 200 characters/);
+  });
+
+  test('a site whose test clock runs ahead says so on its page, and by how much; a security event tells of the move', async () => {
+    const { browser, sites } = await signedUpOwner(ctx);
+    const before = await browser.get(`/sites/${sites[0]}`);
+    assert.doesNotMatch(before.body, /test clock/);
+    await advanceClock(ctx.api, sites[0]!, 2 * 86_400_000 + 3_600_000, 'test');
+    const page = await browser.get(`/sites/${sites[0]}`);
+    assert.match(page.body, /This site’s clock runs 2d 1h ahead of real time \(a test clock\)/);
+    assert.match(page.body, /A test control acted on the site/);
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { recentSignIns, websiteAuditEvents } from '../sites/audit.ts';
+import { describeDuration } from '../shared/duration.ts';
 import { DomainError } from '../shared/errors.ts';
 import { listConnectedApps } from '../oauth/connected-apps.ts';
 import { revokeAccess } from '../oauth/revocation.ts';
@@ -24,7 +25,21 @@ const AUDIT_WORDS: Record<string, string> = {
   refresh_replay: 'An old refresh token was used again; the app’s tokens were revoked',
   login: 'Signed in',
   login_failed: 'A sign-in failed',
+  test_control: 'A test control acted on the site',
 };
+
+/**
+ * Said on the site's page while its clock runs ahead of the service's (testing/site-clock.ts), so
+ * an owner reading dates on it knows why they are in the future.
+ */
+function shiftedClock(site: { clock_shift_ms: number }, siteNow: Date): Html {
+  if (site.clock_shift_ms === 0) return html``;
+  return notice(
+    `This site’s clock runs ${describeDuration(site.clock_shift_ms)} ahead of real time (a test clock): ` +
+      `its time is now ${siteNow.toISOString().replace('T', ' ').slice(0, 16)} UTC.`,
+    'info',
+  );
+}
 
 function newSiteForm(csrf: string, error?: string): Html {
   return html`<h2>Add a site</h2>
@@ -175,6 +190,7 @@ export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (
       : html`<p>Nothing yet.</p>`;
     const pages = await storePageLinks(deps.db, site.id);
     const body = html`<p class="meta">${site.currency} · id ${site.id}</p>
+      ${shiftedClock(site, deps.clock.now(site.id))}
       <p>
         <a href="/sites/${site.id}/products">Products</a> · <a href="/sites/${site.id}/orders">Orders</a> ·
         <a href="/sites/${site.id}/contacts">Contacts</a> ·
