@@ -109,6 +109,15 @@ export interface Triggered {
   notifications: { queued: number; note?: string };
 }
 
+/** A website's time: its clock, which advanceClock() moves ahead of the service's. */
+export interface SiteTime {
+  websiteId: string;
+  /** The website's time now. */
+  now: Date;
+  /** How far the website's clock runs ahead of the service's, in milliseconds (0 until advanced). */
+  shiftMs: number;
+}
+
 /** A site loaded from a fixture: its ids, the keys and apps it made (secrets shown this once). */
 export interface LoadedSite {
   websiteId: string;
@@ -178,6 +187,26 @@ export interface EmporiumInstance {
    * notifications to the website's subscriptions. Bad input is refused and changes nothing.
    */
   trigger(topic: string, websiteId: string, options?: TriggerOptions): Promise<Triggered>;
+  /**
+   * Moves one website's clock ahead by `by` (`'48h'`, `'90m'`, `'1d12h'`, or milliseconds), so a
+   * test sees what happens later without waiting. The clock only moves forward: zero, a negative
+   * duration (`'-1h'`) or malformed text is refused with a ValidationError and changes nothing
+   * (at most ten years ahead in all). From then on the site's access tokens (30 minutes),
+   * authorization codes and refresh tokens are that much nearer their expiry; its discounts'
+   * start and end are judged by its time; the retries of its notifications that fell due are
+   * sent; later writes (orders, products, notifications) carry the later time, and
+   * `modifiedAfter` windows and transaction summaries read it. Other websites keep their time.
+   * Returns the site's time after the move.
+   */
+  advanceClock(websiteId: string, by: string | number): Promise<SiteTime>;
+  /** The website's time now, and how far advanceClock() has moved it ahead of the service's. */
+  siteTime(websiteId: string): Promise<SiteTime>;
+  /**
+   * The bearer token of the test controls over HTTP (`/_emporium/...`, docs/testing-your-app.md):
+   * `Authorization: Bearer <testControlsToken>`, for an app under test in another process or
+   * language to move a site's clock, trigger webhooks or load fixtures.
+   */
+  readonly testControlsToken: string;
   /** An endpoint for the app's webhooks that checks their signatures; close() it when done. */
   webhookReceiver(): Promise<WebhookReceiver>;
   /** Back to how it started (empty, or the demo), or to the last snapshot(). */
@@ -207,6 +236,9 @@ interface Harness {
     options?: { decision?: 'allow' | 'deny' },
   ): Promise<string>;
   trigger(topic: string, websiteId: string, options?: TriggerOptions): Promise<Triggered>;
+  advanceClock(websiteId: string, by: string | number): Promise<SiteTime>;
+  siteTime(websiteId: string): Promise<SiteTime>;
+  readonly testControlsToken: string;
   reset(): Promise<void>;
   snapshot(): Promise<void>;
   stop(): Promise<void>;
@@ -255,6 +287,11 @@ export async function startEmporium(options: EmporiumOptions = {}): Promise<Empo
     connect: (app, websiteId, options) => harness.connect(app, websiteId, options),
     approve: (url, websiteId, options) => harness.approve(url, websiteId, options),
     trigger: (topic, websiteId, options) => harness.trigger(topic, websiteId, options),
+    // async: the harness parses `by` before its promise, so a bad one would throw, not reject.
+    advanceClock: async (websiteId, by) => harness.advanceClock(websiteId, by),
+    siteTime: (websiteId) => harness.siteTime(websiteId),
+    // A getter of the harness: read once, the token does not change while the instance runs.
+    testControlsToken: harness.testControlsToken,
     async webhookReceiver() {
       const receiver = await WebhookReceiver.listen(harness.url);
       receivers.add(receiver);

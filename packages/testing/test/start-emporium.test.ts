@@ -114,6 +114,48 @@ describe('startEmporium() with sites, apps, webhooks and reset', () => {
     await assert.rejects(store.trigger('order.teleport', site.websiteId), /unknown topic "order.teleport"/);
   });
 
+  test("advanceClock() moves a site's time ahead: its access token expires, its refresh token still works", async () => {
+    const site = await store.createSite();
+    const app = await store.registerApp();
+    const { tokens } = await store.connect(app, site.websiteId, { scopes: ['website.products.read'] });
+    assert.equal((await call(store, '/1.1/commerce/products', tokens!.access_token)).status, 200);
+
+    const before = await store.siteTime(site.websiteId);
+    const moved = await store.advanceClock(site.websiteId, '31m');
+    assert.equal(moved.websiteId, site.websiteId);
+    assert.equal(moved.shiftMs - before.shiftMs, 31 * 60_000);
+    assert.ok(moved.now instanceof Date && moved.now.getTime() - Date.now() > 30 * 60_000);
+    assert.equal(
+      (await call(store, '/1.1/commerce/products', tokens!.access_token)).status,
+      401,
+      'the access token lasts 30 minutes of the site’s time',
+    );
+
+    const refreshed = await fetch(new URL('/api/1/login/oauth/provider/tokens', store.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+        'user-agent': 'testing-package-test',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens!.refresh_token! }),
+    });
+    const pair = (await refreshed.json()) as { access_token: string };
+    assert.equal(refreshed.status, 200, JSON.stringify(pair));
+    assert.equal((await call(store, '/1.1/commerce/products', pair.access_token)).status, 200);
+
+    await assert.rejects(store.advanceClock(site.websiteId, '-1h'), /by: "-1h" is not a duration/);
+    assert.equal(
+      (await store.siteTime(site.websiteId)).shiftMs,
+      moved.shiftMs,
+      'a refused move changes nothing',
+    );
+    const overHttp = await fetch(new URL(`/_emporium/websites/${site.websiteId}/clock`, store.url), {
+      headers: { authorization: `Bearer ${store.testControlsToken}` },
+    });
+    assert.equal(((await overHttp.json()) as { shiftMs: number }).shiftMs, moved.shiftMs);
+  });
+
   test('loadFixture() makes a whole site from a document, and names where a bad one is wrong', async () => {
     const loaded = await store.loadFixture({
       website: { title: 'Fixture Shop' },
