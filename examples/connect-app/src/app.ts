@@ -1,7 +1,8 @@
 /**
  * An example third-party app on Emporium: a site owner connects their store (OAuth with PKCE
- * and offline access), the app lists the store's products, and forgets the store when the owner
- * revokes it (the extension.uninstall webhook). node:http and the SDK only.
+ * and offline access), the app lists the store's products, reads each new order it hears of
+ * (the order.create webhook), and forgets the store when the owner revokes it (the
+ * extension.uninstall webhook). node:http and the SDK only.
  */
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
@@ -22,12 +23,25 @@ const FLOW_COOKIE = 'connect_flow';
 const WEBSITE_ID = /^[0-9a-f]{24}$/;
 /** The products page shows this many at most, so one page stays one page. */
 const MAX_PRODUCTS = 500;
+/** New orders kept for each site (in memory only), newest first. */
+const MAX_RECENT_ORDERS = 20;
+
+/** An order the app heard of (order.create) and read back through the API. */
+export interface RecentOrder {
+  id: string;
+  orderNumber: string;
+}
 
 export interface RunningApp {
   /** Where it listens: http://127.0.0.1:<port>. */
   url: string;
-  /** 'connected' and 'forgotten', each with the website id: for tests and logs. */
+  /**
+   * 'connected' and 'forgotten', each with the website id, and 'order' with the website id and
+   * the RecentOrder read: for tests and logs.
+   */
   events: EventEmitter;
+  /** The orders of a site the app heard of since it started, newest first. */
+  recentOrders(websiteId: string): RecentOrder[];
   close(): Promise<void>;
 }
 
@@ -46,6 +60,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   const sites = await SiteStore.open(config.dataFile);
   const tokens = new JsonFileTokenStore(tokenFile(config.dataFile));
   const pending = new PendingAuthorizations();
+  const orders = new Map<string, RecentOrder[]>();
   const redirectUri = `${config.appUrl}/callback`;
   const webhookUrl = `${config.appUrl}/webhooks`;
   const secureCookie = config.appUrl.startsWith('https:');
@@ -66,10 +81,11 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       oauth: { client: auth, store: tokens, key: websiteId },
     });
 
-  /** Forgets a site: its tokens and its webhook secret. */
+  /** Forgets a site: its tokens, its webhook secret and its orders. */
   async function forget(websiteId: string) {
     await tokens.delete(websiteId);
     await sites.delete(websiteId);
+    orders.delete(websiteId);
     events.emit('forgotten', websiteId);
   }
 
@@ -77,6 +93,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     secretOf: (websiteId) => sites.get(websiteId)?.webhookSecret,
     async uninstalled(websiteId) {
       if (sites.get(websiteId)) await forget(websiteId);
+    },
+    async orderCreated(websiteId, orderId) {
+      // The notification names the order only: its details come from the API, with the site's token.
+      const order = await siteClient(websiteId).orders.get(orderId);
+      const kept = { id: order.id, orderNumber: order.orderNumber };
+      const list = (orders.get(websiteId) ?? []).filter((o) => o.id !== kept.id);
+      orders.set(websiteId, [kept, ...list].slice(0, MAX_RECENT_ORDERS));
+      events.emit('order', websiteId, kept);
     },
   });
 
@@ -104,7 +128,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   function connect(url: URL, res: http.ServerResponse) {
     const websiteId = url.searchParams.get('website_id');
     const request = auth.authorizeUrl({
-      scopes: ['website.products.read'],
+      scopes: ['website.products.read', 'website.orders.read'],
       offline: true,
       pkce: true,
       // A reconnect names its site, so the owner is not asked to pick one.
@@ -156,7 +180,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       const api = siteClient(website.id);
       const subscription = await api.webhookSubscriptions.create({
         endpointUrl: webhookUrl,
-        topics: ['extension.uninstall'],
+        topics: ['extension.uninstall', 'order.create'],
       });
       await sites.set(website.id, {
         title: website.title,
@@ -243,6 +267,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
               </table>`
         }
         ${more ? html`<p class="muted">The first ${MAX_PRODUCTS} products are shown.</p>` : ''}
+        ${
+          (orders.get(websiteId) ?? []).length === 0
+            ? ''
+            : html`<h2>New orders</h2>
+                <ul>
+                  ${orders.get(websiteId)!.map((order) => html`<li>Order ${order.orderNumber}</li>`)}
+                </ul>`
+        }
         <p><a href="/">All connected stores</a></p>`,
     );
   }
@@ -305,6 +337,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   return {
     url: `http://127.0.0.1:${port}`,
     events,
+    recentOrders: (websiteId) => [...(orders.get(websiteId) ?? [])],
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -10,12 +10,16 @@ export interface WebhookHandlers {
   /** The subscription secret the app holds for a website, if it knows the website. */
   secretOf(websiteId: string): string | undefined;
   uninstalled(websiteId: string): Promise<void>;
+  /** order.create: an order was placed on the website; `orderId` is what the notification names. */
+  orderCreated(websiteId: string, orderId: string): Promise<void>;
 }
 
 interface Notification {
   id: string;
   websiteId: string;
   topic: string;
+  /** data.orderId of the order topics. */
+  orderId?: string;
 }
 
 /**
@@ -23,7 +27,8 @@ interface Notification {
  * with the secret of the website the body names (so the body is parsed first, but nothing in
  * it is acted on before it is verified). Delivery is at least once, so ids already handled are
  * answered 200 and skipped; forgetting a site twice would be harmless anyway, so remembering
- * them in memory only is enough.
+ * them in memory only is enough. Acting on `order.create` reads the order through the API: a
+ * failure there answers 500, and Emporium's retry tries again.
  */
 export class WebhookReceiver {
   private readonly seen = new Set<string>();
@@ -48,8 +53,11 @@ export class WebhookReceiver {
     // forgotten again if acting failed, so Emporium's retry is.
     this.remember(notification.id);
     try {
-      if (notification.topic === 'extension.uninstall')
+      if (notification.topic === 'extension.uninstall') {
         await this.handlers.uninstalled(notification.websiteId);
+      } else if (notification.topic === 'order.create' && notification.orderId) {
+        await this.handlers.orderCreated(notification.websiteId, notification.orderId);
+      }
     } catch (err) {
       this.seen.delete(notification.id);
       throw err;
@@ -79,10 +87,16 @@ async function readBody(req: http.IncomingMessage, limit: number): Promise<Buffe
 
 function parse(raw: Buffer): Notification | undefined {
   try {
-    const body = JSON.parse(raw.toString('utf8')) as Partial<Record<keyof Notification, unknown>>;
+    const body = JSON.parse(raw.toString('utf8')) as {
+      id?: unknown;
+      websiteId?: unknown;
+      topic?: unknown;
+      data?: { orderId?: unknown } | null;
+    };
     const { id, websiteId, topic } = body;
+    const orderId = body.data?.orderId;
     if (typeof id === 'string' && typeof websiteId === 'string' && typeof topic === 'string') {
-      return { id, websiteId, topic };
+      return { id, websiteId, topic, ...(typeof orderId === 'string' && { orderId }) };
     }
   } catch {
     // not JSON: falls through to undefined
