@@ -128,7 +128,7 @@ if (args.child) {
   await child(args.child);
 } else {
   const fresh = (await measure('fresh')).fresh as number;
-  // The first process of a machine makes the cached cluster (harness-database.ts); later ones copy it.
+  // The first process of a machine makes the cached cluster (harness-cluster.ts); later ones copy it.
   for (const name of fs.readdirSync(os.tmpdir())) {
     if (name.startsWith('emporium-harness-cluster-'))
       fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });

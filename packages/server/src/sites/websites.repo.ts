@@ -41,5 +41,8 @@ export function findOwnerIdByEmail(db: Db, email: string): Promise<{ id: string 
 
 /** A new website's row: its clock runs with the service's until a test moves it. */
 export async function insertWebsite(db: Db, row: Omit<WebsiteRow, 'clock_shift_ms'>): Promise<void> {
-  await db.insertInto('websites').values({ ...row, clock_shift_ms: 0 }).execute();
+  await db
+    .insertInto('websites')
+    .values({ ...row, clock_shift_ms: 0 })
+    .execute();
 }
