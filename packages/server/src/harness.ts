@@ -225,7 +225,7 @@ export class Harness {
    * (testing/site-clock.ts): its tokens and codes come nearer their expiry, its notification
    * retries that fell due are sent, and what it writes carries the later time.
    */
-  advanceClock(websiteId: string, by: string | number): Promise<SiteTime> {
+  async advanceClock(websiteId: string, by: string | number): Promise<SiteTime> {
     const ms = typeof by === 'number' ? by : parseDuration(by, 'by');
     return advanceClock(this.api, websiteId, ms, 'harness');
   }
