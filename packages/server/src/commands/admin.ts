@@ -100,7 +100,7 @@ export const ADMIN: CommandGroup = {
     options: { website: { type: 'string' } },
     required: ['website'],
     run: async (deps, v) => {
-      const draft = await sampleOrderDraft(deps, v.website!, deps.clock.now());
+      const draft = await sampleOrderDraft(deps, v.website!, deps.clock.now(v.website!));
       const { json } = await createOrder(deps, v.website!, draft);
       return json;
     },
