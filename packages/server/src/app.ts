@@ -44,6 +44,7 @@ import { metricsRoutes, registerRequestMetrics } from './metrics/metrics.routes.
 import { adminPages } from './admin/admin.plugin.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
 import { testControlsRoutes } from './testing/controls.routes.ts';
+import { ApiLog } from './api-log/api-log.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Headers arrive first and are small: a client that takes longer than this is stalling. */
@@ -105,6 +106,17 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
   // when the credential is cached, and asks the database otherwise.
   registerRequestLog(app, logStream);
   registerRequestMetrics(app, api.metrics);
+
+  // Each site's request log (api-log/): kept by reference on the request path, written in batches.
+  const apiLog = new ApiLog({
+    db: deps.db,
+    clock: api.clock,
+    metrics: api.metrics,
+    enabled: deps.config.apiLog !== false,
+    onError: (err, lines) => app.log.error({ err, lines }, 'request log batch dropped'),
+  });
+  app.decorate('apiLog', apiLog);
+  app.addHook('onClose', () => apiLog.flush());
 
   let closing = false;
   app.addHook('preClose', async () => {
@@ -174,15 +186,19 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     redis: deps.redis,
   });
   await app.register(storefront, { deps: { api, secure: deps.config.baseUrl.startsWith('https:') } });
-  await app.register(tokenRoutes, {
-    deps: { db: deps.db, pool: deps.pool, clock: api.clock, ids: deps.ids, tokens, clients: api.clients },
-    rateLimitPerMinute: deps.config.rateLimitPerMinute,
-    redis: deps.redis,
+  await app.register(async (token) => {
+    apiLog.registerToken(token);
+    await token.register(tokenRoutes, {
+      deps: { db: deps.db, pool: deps.pool, clock: api.clock, ids: deps.ids, tokens, clients: api.clients },
+      rateLimitPerMinute: deps.config.rateLimitPerMinute,
+      redis: deps.redis,
+    });
   });
 
   await app.register(imageFilesRoutes, { deps: apiDeps });
   await app.register(async (api) => {
     registerAuthentication(api, resolve);
+    apiLog.registerApi(api);
     registerRateLimit(api, deps.config.rateLimitPerMinute, deps.redis);
     registerScopeCheck(api);
     registerIdempotencyKeyCheck(api);

@@ -46,6 +46,8 @@ export interface Config {
   testControls: boolean;
   /** The bearer token the test controls ask for; unset: a new one at each start, printed once. */
   testControlsToken: string | undefined;
+  /** Each site's request log (api-log/); on unless API_LOG=false (a benchmark's comparison). */
+  apiLog: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -207,5 +209,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     testControls: boolean(env, 'TEST_CONTROLS', databaseUrl === undefined),
     testControlsToken: bearerToken(env, 'TEST_CONTROLS_TOKEN'),
+    apiLog: boolean(env, 'API_LOG', true),
   };
 }

@@ -33,6 +33,7 @@ export interface AppDeps {
         | 'trustProxy'
         | 'orderImportsPerHour'
         | 'metricsToken'
+        | 'apiLog'
       >
     > & {
       /** The operator token of the test controls; set, they are served (TEST_CONTROLS, instance.ts). */

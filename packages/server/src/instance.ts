@@ -9,6 +9,7 @@ import { ChangeFeed } from './db/change-feed.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { serverSecret } from './db/server-secrets.ts';
 import { sweepExpiredRows } from './jobs/expired-rows.ts';
+import { sweepApiLog } from './api-log/retention.ts';
 import { Jobs } from './jobs/queue.ts';
 import type { ImageStorage } from './media/storage.ts';
 import type { Clock } from './shared/clock.ts';
@@ -100,6 +101,10 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     hourly(
       () => sweepExpiredRows(api),
       (err) => app.log.error({ err }, 'sweep of expired rows failed'),
+    ),
+    hourly(
+      () => sweepApiLog(api),
+      (err) => app.log.error({ err }, 'sweep of the request log failed'),
     ),
     hourly(
       () => sweepDeliveries(api),

@@ -56,6 +56,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly apiLogDroppedTotal = new Counter({
+    name: 'emporium_api_log_dropped_total',
+    help: 'Request log lines lost: its buffer was full, or the database refused their batch',
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricSources = {}) {
     this.registry.registerMetric(this.requests as unknown as Metric);
     if (sources.pool) this.watchPool(sources.pool);
@@ -72,6 +78,11 @@ export class Metrics {
   webhookDone(status: 'DELIVERED' | 'FAILED' | 'CANCELLED', lagSeconds?: number): void {
     this.webhookEnded.inc({ status });
     if (status === 'DELIVERED' && lagSeconds !== undefined) this.webhookLag.observe(Math.max(0, lagSeconds));
+  }
+
+  /** Lines of the request log that were not written (api-log/). */
+  apiLogDropped(lines: number): void {
+    this.apiLogDroppedTotal.inc(lines);
   }
 
   /** Starts timing an image job; the returned function ends it with the job's outcome. */

@@ -8,6 +8,7 @@ import { TOPICS } from '../webhooks/topics.ts';
 import { exportFixture } from './fixtures/export-fixture.ts';
 import { loadFixture, type FixtureDeps } from './fixtures/load-fixture.ts';
 import { advanceClock, siteTime, type SiteClockDeps, type SiteTime } from './site-clock.ts';
+import { requestLogRoutes } from './request-log.routes.ts';
 import { trigger, type TriggerDeps } from './triggers.ts';
 
 /** Where the test controls live: apart from the platform's paths, as LocalStack keeps `/_localstack/`. */
@@ -97,6 +98,7 @@ export const testControlsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps; to
     'Authorization: the test controls token is required (TEST_CONTROLS_TOKEN, or the one printed at start)',
   );
   app.addHook('onRequest', async (request) => check(request.headers.authorization));
+  await app.register(requestLogRoutes, { deps });
   const audit = (websiteId: string, detail: Record<string, unknown>) =>
     recordAudit(deps, deps.db, { kind: 'test_control', websiteId, detail: { ...detail, via: 'http' } });
 

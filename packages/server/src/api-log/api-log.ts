@@ -1,0 +1,314 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { ShiftedClock } from '../shared/clock.ts';
+import { digest } from '../shared/secrets.ts';
+import { storedBody } from './redact.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The fault injected into this request (`status 503`, `latency 800ms`, `reset`, `slow body`). */
+    injectedFault?: string;
+    /** The response body as sent (onSend), kept by reference for the request log. */
+    apiLogPayload?: unknown;
+  }
+  interface FastifyInstance {
+    /** The request log's buffer: `flush()` writes what it holds (tests, the harness). */
+    apiLog: ApiLog;
+  }
+}
+
+/** At most this many lines wait for the database; beyond, new lines are dropped and counted. */
+export const MAX_BUFFERED = 20_000;
+/** Lines a multi-row INSERT writes at most, and the count that writes at once. */
+export const BATCH_ROWS = 500;
+/** How long a line waits, at most, before its batch is written. */
+export const FLUSH_MS = 200;
+
+/** One request as the hooks saw it: references only, turned into a row when its batch is written. */
+interface Line {
+  /** Unset for a token request until its grant is found at writing time. */
+  websiteId: string | undefined;
+  /** The website's time (the service's for a token request, shifted at writing time). */
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  contextId: string;
+  kind: 'api_key' | 'oauth';
+  credentialId: string;
+  fault: string | undefined;
+  requestBody: unknown;
+  responseBody: unknown;
+}
+
+export interface ApiLogOptions {
+  db: Db;
+  clock: ShiftedClock;
+  metrics?: Metrics;
+  /** false: nothing is recorded (API_LOG=false). */
+  enabled?: boolean;
+  /** Told of a batch that could not be written (it is dropped). */
+  onError?: (error: unknown, lines: number) => void;
+}
+
+const MULTIPART = /^multipart\//i;
+
+/** The request's body as the log keeps it: an upload only as its size. */
+function requestBody(request: FastifyRequest): unknown {
+  const type = request.headers['content-type'];
+  if (type !== undefined && MULTIPART.test(type)) {
+    return `[multipart upload, ${Number(request.headers['content-length'] ?? 0)} bytes]`;
+  }
+  return request.body;
+}
+
+/**
+ * The request log of every website (issue 33): each API request and token request, kept in
+ * memory by two callback hooks (no promise, no work on the request path beyond a few references)
+ * and written by one multi-row INSERT every 200 ms or 500 lines. Secrets are removed and bodies
+ * cut when a batch is written (redact.ts). A batch the database refuses is dropped and counted,
+ * never retried: the log must not hold responses up or grow without bound.
+ */
+export class ApiLog {
+  private pending: Line[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  /** Lines lost: the buffer full, or their batch refused. */
+  dropped = 0;
+
+  constructor(private readonly options: ApiLogOptions) {}
+
+  get enabled(): boolean {
+    return this.options.enabled !== false;
+  }
+
+  /** The API's requests: those with a credential (an unknown one has no website to be logged under). */
+  registerApi(app: FastifyInstance): void {
+    if (!this.enabled) return;
+    this.keepPayload(app);
+    app.addHook('onResponse', (request, reply, done) => {
+      const credential = request.credential;
+      if (credential) {
+        const websiteId = credential.websiteId;
+        const kind = credential.kind === 'api_key' ? 'api_key' : 'oauth';
+        const id = credential.kind === 'api_key' ? credential.id : credential.clientId;
+        this.push(
+          this.line(request, reply, websiteId, this.options.clock.now(websiteId).getTime(), kind, id),
+        );
+      }
+      done();
+    });
+  }
+
+  /**
+   * The token endpoint's requests, by the client of their Basic credentials; the website is the
+   * grant's, found when the batch is written (by the tokens issued, or the code or refresh token
+   * presented); a request naming none is not kept.
+   */
+  registerToken(app: FastifyInstance): void {
+    if (!this.enabled) return;
+    this.keepPayload(app);
+    app.addHook('onResponse', (request, reply, done) => {
+      const clientId = basicClientId(request.headers.authorization);
+      if (clientId) {
+        this.push(
+          this.line(request, reply, undefined, this.options.clock.now().getTime(), 'oauth', clientId),
+        );
+      }
+      done();
+    });
+  }
+
+  /** Writes every line held now (and waits for the batches already being written). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const lines = this.pending;
+    this.pending = [];
+    if (lines.length) this.writing = this.writing.then(() => this.write(lines));
+    return this.writing;
+  }
+
+  private keepPayload(app: FastifyInstance): void {
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      request.apiLogPayload = payload;
+      done(null, payload);
+    });
+  }
+
+  private line(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    websiteId: string | undefined,
+    now: number,
+    kind: Line['kind'],
+    credentialId: string,
+  ): Line {
+    const latencyMs = reply.elapsedTime;
+    return {
+      websiteId,
+      at: now,
+      method: request.method,
+      path: request.url,
+      status: reply.statusCode,
+      latencyMs,
+      contextId: request.id,
+      kind,
+      credentialId,
+      fault: request.injectedFault,
+      requestBody: requestBody(request),
+      responseBody: request.apiLogPayload,
+    };
+  }
+
+  private push(line: Line): void {
+    if (this.pending.length >= MAX_BUFFERED) {
+      this.drop(1);
+      return;
+    }
+    this.pending.push(line);
+    if (this.pending.length >= BATCH_ROWS) void this.flush();
+    else if (!this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_MS).unref();
+  }
+
+  private drop(lines: number): void {
+    this.dropped += lines;
+    this.options.metrics?.apiLogDropped(lines);
+  }
+
+  private async write(lines: Line[]): Promise<void> {
+    for (let start = 0; start < lines.length; start += BATCH_ROWS) {
+      const batch = lines.slice(start, start + BATCH_ROWS);
+      try {
+        await this.insert(batch);
+      } catch (error) {
+        this.drop(batch.length);
+        this.options.onError?.(error, batch.length);
+      }
+    }
+  }
+
+  private async insert(batch: Line[]): Promise<void> {
+    const { db, clock } = this.options;
+    const websites = await tokenWebsites(db, batch);
+    const rows = [];
+    for (const line of batch) {
+      const found = line.websiteId === undefined;
+      const websiteId = line.websiteId ?? websites.get(line);
+      if (websiteId === undefined) continue;
+      const request = storedBody(line.requestBody);
+      const response = storedBody(line.responseBody);
+      rows.push({
+        website_id: websiteId,
+        at: new Date(found ? line.at + clock.shiftOf(websiteId) : line.at),
+        method: line.method,
+        path: line.path,
+        status: line.status,
+        latency_ms: line.latencyMs,
+        context_id: line.contextId,
+        credential_kind: line.kind,
+        credential_id: line.credentialId,
+        fault: line.fault ?? null,
+        request_body: request.text,
+        request_body_cut: request.cut,
+        response_body: response.text,
+        response_body_cut: response.cut,
+      });
+    }
+    if (rows.length) await db.insertInto('api_requests').values(rows).execute();
+  }
+}
+
+/** The client id of `Authorization: Basic` (token requests); the secret is never decoded apart. */
+function basicClientId(header: string | undefined): string | undefined {
+  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The secret a token request's line leads to its grant by: the access token issued, or the code or refresh token presented. */
+function grantSecret(line: Line): { table: 'access' | 'code' | 'refresh'; digest: Buffer } | undefined {
+  const issued = parseJson(line.responseBody);
+  if (typeof issued?.access_token === 'string')
+    return { table: 'access', digest: digest(issued.access_token) };
+  const fields = (line.requestBody ?? {}) as Record<string, unknown>;
+  if (typeof fields.code === 'string' && fields.code) return { table: 'code', digest: digest(fields.code) };
+  if (typeof fields.refresh_token === 'string' && fields.refresh_token)
+    return { table: 'refresh', digest: digest(fields.refresh_token) };
+  return undefined;
+}
+
+function parseJson(payload: unknown): Record<string, unknown> | undefined {
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return undefined;
+  try {
+    const value: unknown = JSON.parse(String(payload));
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The website of each token request of a batch: its grant's, when the grant belongs to the
+ * client that asked (a client presenting another's code is logged nowhere).
+ */
+async function tokenWebsites(db: Db, batch: Line[]): Promise<Map<Line, string>> {
+  const found = new Map<Line, string>();
+  const wanted = batch.flatMap((line) => {
+    if (line.websiteId !== undefined) return [];
+    const secret = grantSecret(line);
+    return secret ? [{ line, ...secret }] : [];
+  });
+  if (!wanted.length) return found;
+  const digests = (table: string) => wanted.filter((w) => w.table === table).map((w) => w.digest);
+  const [access, codes, refresh] = await Promise.all([
+    lookup(digests('access'), () =>
+      db
+        .selectFrom('oauth_access_tokens as t')
+        .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
+        .select(['t.token_digest as digest', 'g.website_id', 'g.client_id'])
+        .where('t.token_digest', 'in', digests('access'))
+        .execute(),
+    ),
+    lookup(digests('code'), () =>
+      db
+        .selectFrom('oauth_grants as g')
+        .select(['g.code_digest as digest', 'g.website_id', 'g.client_id'])
+        .where('g.code_digest', 'in', digests('code'))
+        .execute(),
+    ),
+    lookup(digests('refresh'), () =>
+      db
+        .selectFrom('oauth_refresh_tokens as r')
+        .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
+        .select(['r.token_digest as digest', 'g.website_id', 'g.client_id'])
+        .where('r.token_digest', 'in', digests('refresh'))
+        .execute(),
+    ),
+  ]);
+  const byTable = { access, code: codes, refresh };
+  for (const want of wanted) {
+    const grant = byTable[want.table].get(want.digest.toString('hex'));
+    if (grant && grant.client_id === want.line.credentialId) found.set(want.line, grant.website_id);
+  }
+  return found;
+}
+
+type GrantRow = { digest: Buffer; website_id: string; client_id: string };
+
+async function lookup(
+  digests: Buffer[],
+  query: () => Promise<GrantRow[]>,
+): Promise<Map<string, { website_id: string; client_id: string }>> {
+  if (!digests.length) return new Map();
+  return new Map((await query()).map((row) => [row.digest.toString('hex'), row]));
+}
