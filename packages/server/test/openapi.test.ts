@@ -14,9 +14,13 @@ test('the committed openapi.json matches the route schemas (run `npm run openapi
   assert.equal(fs.readFileSync(OPENAPI_PATH, 'utf8'), await openapiDocument());
 });
 
+/** The test controls' paths, which no app of the platform calls (docs/testing-your-app.md). */
+const CONTROLS = '/_emporium/';
+
 test('the document describes every API endpoint and the token endpoint', async () => {
   const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
-  assert.deepEqual(Object.keys(document.paths).sort(), [
+  const platform = Object.keys(document.paths).filter((path) => !path.startsWith(CONTROLS));
+  assert.deepEqual(platform.sort(), [
     '/1.0/authorization/member',
     '/1.0/authorization/website',
     '/1.0/commerce/inventory',
@@ -66,6 +70,20 @@ test('the document describes every API endpoint and the token endpoint', async (
     '/v2/commerce/products/{productId}/variants/{variantId}',
     '/v2/commerce/products/{productId}/variants/{variantId}/image',
   ]);
+});
+
+test('the test controls are documented apart: their own tag, and the operator token as their only security', () => {
+  const document = JSON.parse(fs.readFileSync(OPENAPI_PATH, 'utf8'));
+  const controls = Object.entries(
+    document.paths as Record<string, Record<string, { tags: string[]; security: unknown }>>,
+  )
+    .filter(([path]) => path.startsWith(CONTROLS))
+    .flatMap(([, operations]) => Object.values(operations));
+  assert.ok(controls.length >= 5, `${controls.length} control operations`);
+  for (const operation of controls) {
+    assert.deepEqual(operation.tags, ['Test controls']);
+    assert.deepEqual(operation.security, [{ operator: [] }]);
+  }
 });
 
 test('GET /docs serves the API reference from the server itself', async () => {
