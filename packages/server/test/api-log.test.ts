@@ -7,6 +7,7 @@ import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { SCOPES } from '../src/shared/scopes.ts';
 import { apiCall, grantTokens, refresh, registerApp, tokenRequest, type App } from './helpers/oauth.ts';
 import { customLine, importBody, importOrder } from './helpers/orders.ts';
+import { signedInOwner } from './helpers/owner-pages.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 const TOKEN = 'emp_test_a-token-for-the-request-log';
@@ -237,6 +238,32 @@ describe('the request log', () => {
       headers: { 'user-agent': 't', authorization: `Bearer ${TOKEN}` },
     });
     assert.equal(elsewhere.statusCode, 404);
+  });
+});
+
+describe('the owner page', () => {
+  test('shows the site’s log to its owner, with filters and each request whole; 404 for another owner', async () => {
+    await site.call({ method: 'GET', url: `${PRODUCTS}?owner=<b>page</b>` });
+    const browser = await signedInOwner(ctx, site);
+    const sitePage = await browser.get(`/sites/${site.websiteId}`);
+    assert.match(sitePage.body, new RegExp(`href="/sites/${site.websiteId}/api-log"`));
+    const list = await browser.get(`/sites/${site.websiteId}/api-log`);
+    assert.equal(list.statusCode, 200, list.body);
+    assert.match(list.body, /API key API key/);
+    assert.ok(!list.body.includes('<b>page</b>'), 'escaped');
+    assert.match(list.body, /\?owner=(%3Cb%3E|&lt;b&gt;)page/);
+    const filtered = await browser.get(`/sites/${site.websiteId}/api-log?status=4xx`);
+    assert.doesNotMatch(filtered.body, /\?owner=/);
+    const id = /api-log\/(\d+)"/.exec(list.body)?.[1];
+    assert.ok(id);
+    const one = await browser.get(`/sites/${site.websiteId}/api-log/${id}`);
+    assert.equal(one.statusCode, 200);
+    assert.match(one.body, /<pre>/);
+
+    const stranger = await signedInOwner(ctx, other);
+    assert.equal((await stranger.get(`/sites/${site.websiteId}/api-log`)).statusCode, 404);
+    assert.equal((await stranger.get(`/sites/${site.websiteId}/api-log/${id}`)).statusCode, 404);
+    assert.equal((await stranger.get(`/sites/${other.websiteId}/api-log/${id}`)).statusCode, 404);
   });
 });
 

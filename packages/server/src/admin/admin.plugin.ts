@@ -21,6 +21,7 @@ import { adminProductsRoutes } from './products/products.routes.ts';
 import { Sessions, type SessionDeps } from './session.ts';
 import { adminSitesRoutes } from './sites.routes.ts';
 import { adminWebhooksRoutes } from './developers/webhooks.routes.ts';
+import { adminApiLogRoutes } from './developers/api-log.routes.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
 
@@ -113,6 +114,7 @@ export const adminPages: FastifyPluginAsync<{
     await pages.register(adminContactsRoutes, { deps: adminDeps });
     await pages.register(adminDiscountsRoutes, { deps: adminDeps });
     await pages.register(adminWebhooksRoutes, { deps: adminDeps });
+    await pages.register(adminApiLogRoutes, { deps: adminDeps });
     await pages.register(adminApiKeysRoutes, { deps: adminDeps });
     await pages.register(adminDeveloperAppsRoutes, { deps: adminDeps });
     await pages.register(adminExtensionsRoutes, { deps: adminDeps });

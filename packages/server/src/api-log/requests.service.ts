@@ -148,3 +148,38 @@ export async function requestById(db: Db, websiteId: string, id: string): Promis
   const row = await selectRequests(db, websiteId).where('r.id', '=', id).executeTakeFirst();
   return row && toRequest(row);
 }
+
+export interface LogCredential {
+  kind: 'api_key' | 'oauth';
+  id: string;
+  name: string;
+}
+
+/** What a site's log can be filtered by: its API keys and the apps it granted, by name. */
+export async function logCredentials(db: Db, websiteId: string): Promise<LogCredential[]> {
+  const [keys, apps] = await Promise.all([
+    db
+      .selectFrom('api_keys')
+      .select(['id', 'name'])
+      .where('website_id', '=', websiteId)
+      .orderBy('name')
+      .execute(),
+    db
+      .selectFrom('oauth_clients as c')
+      .select(['c.id', 'c.name'])
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('oauth_grants as g')
+            .select(sql`1`.as('one'))
+            .whereRef('g.client_id', '=', 'c.id')
+            .where('g.website_id', '=', websiteId),
+        ),
+      )
+      .orderBy('c.name')
+      .execute(),
+  ]);
+  return [
+    ...keys.map((key) => ({ kind: 'api_key' as const, ...key })),
+    ...apps.map((app) => ({ kind: 'oauth' as const, ...app })),
+  ];
+}
