@@ -16,6 +16,7 @@ import { randomIds } from './shared/ids.ts';
 import { Jobs } from './jobs/queue.ts';
 import { loadShifts } from './sites/site-clocks.ts';
 import { webhookSettings } from './webhooks/delivery.ts';
+import { emailSettings } from './emails/email-settings.ts';
 
 /** The caches of a command's services: room for what one command reads. */
 const CLI_CACHE_BYTES = 1024 * 1024;
@@ -48,6 +49,8 @@ async function withDatabase(config: Config, fn: (deps: CommandDeps) => Promise<o
       orders: orderCaches(),
       storage: await imageStorage(config),
       webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
+      // Orders a command places (sample orders) queue their confirmation as the server's would.
+      emails: emailSettings(config),
     });
   } finally {
     await connection.shutdown();

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import type { S3Settings } from './media/s3-storage.ts';
+import { isEmail } from './shared/email.ts';
 
 /** Every environment variable the service reads, parsed and typed in one place. */
 export interface Config {
@@ -40,6 +41,13 @@ export interface Config {
   /** Where `emporium worker` serves /metrics; unset: the worker has no listener. */
   metricsPort: number | undefined;
   /**
+   * The SMTP server the store's e-mails (emails/) are also sent through: smtp:// or smtps://,
+   * with user and password in the URL when it asks for them. Unset: they are kept only (NOT_SENT).
+   */
+  smtpUrl: string | undefined;
+  /** The sender's address of those e-mails; the store's name is shown as its name. */
+  smtpFrom: string;
+  /**
    * The test controls over HTTP (/_emporium/: site clocks, triggers, fixtures; docs/testing-your-app.md):
    * on by default with the embedded database only, which is for development and tests.
    */
@@ -51,6 +59,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** The sender of the store's e-mails unless SMTP_FROM says: a reserved domain (RFC 2606) that no one receives at. */
+export const DEFAULT_SMTP_FROM = 'store@emporium.invalid';
 
 /** Enough for the hot set of a large catalog; a whole-catalog sync must stay within the RSS budget. */
 export const DEFAULT_PRODUCT_CACHE_MB = 32;
@@ -166,6 +177,32 @@ function imageStorage(env: NodeJS.ProcessEnv): Config['imageStorage'] {
   };
 }
 
+function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SMTP_URL || undefined;
+  if (!raw) return undefined;
+  const message = 'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://...';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(message);
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    // The URL is not echoed: it may hold a password.
+    throw new ConfigError(message);
+  }
+  if (url.pathname.replace(/^\/$/, '') || url.search || url.hash) {
+    throw new ConfigError(`${message}, without a path or query`);
+  }
+  return raw;
+}
+
+function smtpFrom(env: NodeJS.ProcessEnv): string {
+  const raw = env.SMTP_FROM || DEFAULT_SMTP_FROM;
+  if (!isEmail(raw)) throw new ConfigError(`SMTP_FROM must be an e-mail address, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -207,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageStorage: imageStorage(env),
     metricsToken,
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    smtpUrl: smtpUrl(env),
+    smtpFrom: smtpFrom(env),
     testControls: boolean(env, 'TEST_CONTROLS', databaseUrl === undefined),
     testControlsToken: bearerToken(env, 'TEST_CONTROLS_TOKEN'),
     apiLog: boolean(env, 'API_LOG', true),

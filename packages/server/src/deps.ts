@@ -16,6 +16,7 @@ import { clientCache, type ClientCache } from './oauth/client-cache.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 import type { WebhookSettings } from './webhooks/delivery.ts';
 import { siteClocks } from './sites/site-clocks.ts';
+import { emailSettings, type EmailSettings } from './emails/email-settings.ts';
 
 /*
  * The dependencies of the HTTP application and of the services it calls, in a module of their
@@ -54,6 +55,8 @@ export interface AppDeps {
   /** How webhook notifications are signed and sent. */
   webhooks: WebhookSettings;
   /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
+  /** How the store's e-mails are sent; unset, kept only (no SMTP_URL). */
+  emails?: EmailSettings;
   redis?: Redis;
   /** The process's metrics (processMetrics below); unset, apiDeps makes them without Node's process metrics. */
   metrics?: Metrics;
@@ -80,6 +83,8 @@ export interface ApiDeps {
   clients: ClientCache;
   webhooks: WebhookSettings;
   orders: OrderCaches;
+  /** Whether and how the store's e-mails are sent over SMTP. */
+  emails: EmailSettings;
   /** Orders a website may import a hour through API keys. */
   orderImportsPerHour: number;
   /** Counts and timings for /metrics. */
@@ -102,6 +107,7 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
     tokens: accessTokenCache(deps.changes),
     clients: clientCache(deps.changes),
     orders: orderCaches(deps.changes),
+    emails: deps.emails ?? emailSettings({ smtpFrom: '' }),
     orderImportsPerHour: deps.config.orderImportsPerHour ?? DEFAULT_ORDER_IMPORTS_PER_HOUR,
     metrics: deps.metrics ?? processMetrics(deps, false),
     documents: productDocuments(

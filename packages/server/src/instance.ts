@@ -18,6 +18,8 @@ import { newSecret } from './shared/secrets.ts';
 import { loadShifts } from './sites/site-clocks.ts';
 import { webhookSettings, attemptDelivery } from './webhooks/delivery.ts';
 import { sweepDeliveries } from './webhooks/delivery-sweep.ts';
+import { emailSettings } from './emails/email-settings.ts';
+import { attemptSend } from './emails/sending.ts';
 
 /**
  * One running Emporium on a migrated database: the HTTP app, its workers (images, webhook
@@ -60,6 +62,9 @@ export const LOST_IMAGES_MS = 5_000;
 /** Notifications each delivery poller posts side by side. */
 export const DELIVERY_BATCH = 10;
 
+/** E-mail senders of a process with SMTP_URL: one SMTP conversation each at a time. */
+export const EMAIL_WORKERS = 2;
+
 export async function startInstance(options: InstanceOptions): Promise<Instance> {
   const { database, storage, clock } = options;
   // A token of its own each start unless one is set: printed once by `serve`, given by the harness.
@@ -87,6 +92,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     cursorKey: await serverSecret(database.db, 'cursor'),
     csrfKey: await serverSecret(database.db, 'csrf'),
     webhooks: webhookSettings(await serverSecret(database.db, 'webhook'), config.webhookAllowPrivate),
+    emails: emailSettings(config),
     logStream: options.logStream,
   };
   const api = apiDeps(appDeps);
@@ -125,6 +131,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
 
   await jobs.workImages(config.imageWorkers, imageHandlers(api));
   await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
+  if (api.emails.smtp) await jobs.workEmails(EMAIL_WORKERS, (job) => attemptSend(api, job));
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -1,5 +1,13 @@
 import { apiDeps, processMetrics } from './deps.ts';
-import { DELIVERY_BATCH, every, hourly, LOST_IMAGES_MS, startInstance, type Instance } from './instance.ts';
+import {
+  DELIVERY_BATCH,
+  EMAIL_WORKERS,
+  every,
+  hourly,
+  LOST_IMAGES_MS,
+  startInstance,
+  type Instance,
+} from './instance.ts';
 import { systemClock } from './shared/clock.ts';
 import type { Config } from './config.ts';
 import { sweepOrphanImages } from './catalog/images/image-sweep.ts';
@@ -14,6 +22,8 @@ import { seedDemoSite, type DemoSite } from './seed.ts';
 import { websiteUrl } from './shared/store-urls.ts';
 import { attemptDelivery, webhookSettings } from './webhooks/delivery.ts';
 import { sweepDeliveries } from './webhooks/delivery-sweep.ts';
+import { emailSettings } from './emails/email-settings.ts';
+import { attemptSend } from './emails/sending.ts';
 
 function printDemo(demo: DemoSite, baseUrl: string, authUrl: string): void {
   // Written to the terminal, not the log: these secrets are shown this once and never logged.
@@ -93,8 +103,9 @@ export async function serve(config: Config): Promise<void> {
 }
 
 /**
- * `emporium worker`: image jobs and webhook deliveries, no HTTP. With an external PostgreSQL (and image storage
- * every process reaches), workers run on their own machines and scale apart from the API.
+ * `emporium worker`: image jobs, webhook deliveries and (with SMTP_URL) the store's e-mails, no
+ * HTTP. With an external PostgreSQL (and image storage every process reaches), workers run on
+ * their own machines and scale apart from the API.
  */
 export async function work(config: Config): Promise<void> {
   const connection = await connect(config, 5);
@@ -111,6 +122,7 @@ export async function work(config: Config): Promise<void> {
     storage: await imageStorage(config),
     jobs,
     webhooks: webhookSettings(await serverSecret(connection.db, 'webhook'), config.webhookAllowPrivate),
+    emails: emailSettings(config),
   });
   const report = (msg: string) => (error: unknown) =>
     process.stderr.write(`${JSON.stringify({ msg, err: String(error) })}\n`);
@@ -136,6 +148,7 @@ export async function work(config: Config): Promise<void> {
   const workers = Math.max(1, config.imageWorkers);
   await jobs.workImages(workers, imageHandlers(api));
   await jobs.workDeliveries(config.webhookWorkers, DELIVERY_BATCH, (job) => attemptDelivery(api, job));
+  if (api.emails.smtp) await jobs.workEmails(EMAIL_WORKERS, (job) => attemptSend(api, job));
   const address = listener?.server.address();
   process.stdout.write(
     `emporium worker: ${workers} image worker${workers === 1 ? '' : 's'}, ${config.webhookWorkers} webhook delivery poller${config.webhookWorkers === 1 ? '' : 's'} started${typeof address === 'object' && address ? `; metrics on port ${address.port}` : ''}\n`,

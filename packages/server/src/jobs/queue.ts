@@ -27,6 +27,14 @@ export interface WebhookJobData {
   attempt: number;
 }
 
+/** One attempt at sending a store's e-mail over SMTP (emails/sending.ts); a failed one queues the next. */
+export const EMAIL_JOB = 'email.send';
+export interface EmailJobData {
+  emailId: string;
+  /** The attempt this job makes; a job whose attempt was already made does nothing. */
+  attempt: number;
+}
+
 /** Retries with backoff: 5 s, 10 s, 20 s. */
 const IMAGE_RETRIES = { retryLimit: 3, retryDelay: 5, retryBackoff: true };
 /**
@@ -34,6 +42,8 @@ const IMAGE_RETRIES = { retryLimit: 3, retryDelay: 5, retryBackoff: true };
  * attempt); an attempt takes at most its 10 s timeout, so a job held for a minute lost its worker.
  */
 const WEBHOOK_QUEUE = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 };
+/** As a delivery job: retried by pg-boss only when the database failed it; an SMTP attempt takes at most 30 s. */
+const EMAIL_QUEUE = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 120 };
 /** How often expired jobs are looked for (pg-boss's default is two minutes). */
 const MAINTENANCE_SECONDS = 5;
 
@@ -50,6 +60,7 @@ export class Jobs {
   private readonly boss: PgBoss;
   private readonly imageWorkers: string[] = [];
   private readonly webhookWorkers: string[] = [];
+  private readonly emailWorkers: string[] = [];
   private workerLock: WorkerLock | undefined;
 
   /**
@@ -94,6 +105,8 @@ export class Jobs {
     await this.boss.updateQueue(IMAGE_JOB, queue);
     await this.boss.createQueue(WEBHOOK_JOB, { name: WEBHOOK_JOB, ...WEBHOOK_QUEUE });
     await this.boss.updateQueue(WEBHOOK_JOB, { name: WEBHOOK_JOB, ...WEBHOOK_QUEUE });
+    await this.boss.createQueue(EMAIL_JOB, { name: EMAIL_JOB, ...EMAIL_QUEUE });
+    await this.boss.updateQueue(EMAIL_JOB, { name: EMAIL_JOB, ...EMAIL_QUEUE });
   }
 
   /** Queues the job in the caller's transaction: it exists exactly when the change commits. */
@@ -149,6 +162,38 @@ export class Jobs {
   /** Wakes this process's idle delivery workers once queued attempts have committed. */
   wakeDeliveryWorkers(): void {
     for (const id of this.webhookWorkers) this.boss.notifyWorker(id);
+  }
+
+  /** Queues an e-mail's SMTP attempt in the caller's transaction, after its delay (database clock). */
+  async enqueueEmail(trx: Db, data: EmailJobData & { startAfterSeconds?: number }): Promise<void> {
+    const { startAfterSeconds = 0, ...job } = data;
+    await this.boss.insert([{ name: EMAIL_JOB, data: job, startAfter: `${startAfterSeconds} seconds` }], {
+      db: executor(trx),
+    });
+  }
+
+  /**
+   * Runs e-mail attempts: `workers` pollers, one e-mail each at a time. `send` throws only when
+   * the database failed (a failed SMTP attempt queues its own next one); the job is then retried.
+   */
+  async workEmails(workers: number, send: (data: EmailJobData) => Promise<void>): Promise<void> {
+    for (let i = 0; i < workers; i++) {
+      const id: string = await this.boss.work<EmailJobData>(
+        EMAIL_JOB,
+        { batchSize: 1, pollingIntervalSeconds: 0.5 },
+        async ([job]) => {
+          if (!job) return;
+          await send(job.data);
+          this.boss.notifyWorker(id); // more may be waiting: see workImages
+        },
+      );
+      this.emailWorkers.push(id);
+    }
+  }
+
+  /** Wakes this process's idle e-mail workers once queued e-mails have committed. */
+  wakeEmailWorkers(): void {
+    for (const id of this.emailWorkers) this.boss.notifyWorker(id);
   }
 
   /**

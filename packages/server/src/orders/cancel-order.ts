@@ -8,6 +8,7 @@ import { Conflict, NotFound, ValidationError } from '../shared/errors.ts';
 import { emit } from '../webhooks/outbox.ts';
 import type { OrderRow } from './order-document.ts';
 import { checkOrderId } from './orders.read.ts';
+import { emailBuyer } from './order-emails.ts';
 import * as repo from './orders.repo.ts';
 import { recountOrders } from '../customers/profiles.repo.ts';
 import type { OrderDeps } from './place-order.ts';
@@ -20,7 +21,8 @@ import { voidOrderDocument } from '../transactions/transactions.repo.ts';
  * transaction document is voided (2.2.3 `voided`: "order canceled"), both get a new modifiedOn,
  * and `order.update` with `CANCELED` is queued (platform-surface 3), the buyer's profile no
  * longer counts the order (its summary is the one analytics gives), and the discount it used gets
- * its use back (a limited or once-per-customer code can be used again), all in one transaction.
+ * its use back (a limited or once-per-customer code can be used again), and the buyer's
+ * cancellation notice is written (emails/), all in one transaction.
  * No money moves: paymentState, refundedTotal and the totals stay as they were, since Emporium
  * takes no real payments; the document's `voided` says the sale did not stand.
  */
@@ -86,6 +88,7 @@ export async function cancelOrder(
 ): Promise<Canceled> {
   checkOrderId(orderId);
   let notified = 0;
+  let emailed = false;
   let announceProducts = () => {};
   const canceled = await deps.db.transaction().execute(async (trx) => {
     const order = await repo.lockOrder(trx, websiteId, orderId);
@@ -117,6 +120,8 @@ export async function cancelOrder(
         topic: 'order.update',
         data: { orderId, update: 'CANCELED' },
       });
+      // Canceling is the owner's doing: the buyer is told.
+      emailed = await emailBuyer(trx, deps, order, 'cancellation_notice');
       return voidOrderDocument(trx, websiteId, orderId);
     };
     const restock = options.restock && order.stock_taken !== false;
@@ -142,6 +147,7 @@ export async function cancelOrder(
   });
   announceProducts();
   if (notified) deps.jobs.wakeDeliveryWorkers();
+  if (emailed) deps.jobs.wakeEmailWorkers();
   deps.orders.lists.changed(websiteId);
   return canceled;
 }

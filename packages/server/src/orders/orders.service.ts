@@ -8,6 +8,7 @@ import { parseShipment } from './order-input.ts';
 import { LIMITS, type CreateOrderInput, type FulfillInput } from './orders.schemas.ts';
 import { toOrder } from './order-document.ts';
 import { checkOrderId } from './orders.read.ts';
+import { emailBuyer } from './order-emails.ts';
 import * as repo from './orders.repo.ts';
 import { placeOrder, type OrderDeps, type OrderDraft, type Placed } from './place-order.ts';
 
@@ -109,6 +110,7 @@ export async function fulfillOrder(
   checkOrderId(orderId);
   const shipments = (body.shipments ?? []).map((s, i) => parseShipment(s, `shipments[${i}]`));
   let notified = 0;
+  let emailed = false;
   const changed = await deps.db.transaction().execute(async (trx) => {
     const order = await repo.lockOrder(trx, websiteId, orderId);
     if (order === 'busy') {
@@ -135,10 +137,15 @@ export async function fulfillOrder(
       topic: 'order.update',
       data: { orderId, update: 'FULFILLED' },
     });
+    // The buyer hears of the shipment only when asked for (platform-surface 2.1.3).
+    if (body.shouldSendNotification === true) {
+      emailed = await emailBuyer(trx, deps, order, 'shipping_notice', shipments);
+    }
     await stampRows(trx, deps.clock, websiteId, 'orders', [orderId]);
     return true;
   });
   if (notified) deps.jobs.wakeDeliveryWorkers();
+  if (emailed) deps.jobs.wakeEmailWorkers();
   if (changed) deps.orders.lists.changed(websiteId);
   return changed;
 }

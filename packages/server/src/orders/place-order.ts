@@ -15,6 +15,8 @@ import {
   type PlacedOrder,
 } from '../shared/order-model.ts';
 import type { OrderCaches } from './order-caches.ts';
+import type { EmailSettings } from '../emails/email-settings.ts';
+import { recordOrderEmail } from '../emails/outbox.ts';
 import * as repo from './orders.repo.ts';
 import { recordTransaction } from '../transactions/transactions.service.ts';
 
@@ -25,7 +27,7 @@ import { recordTransaction } from '../transactions/transactions.service.ts';
  * queued, all in the caller's transaction, so an order exists with all of it or not at all.
  */
 
-export type OrderDeps = CatalogDeps & { orders: OrderCaches; baseUrl: string };
+export type OrderDeps = CatalogDeps & { orders: OrderCaches; baseUrl: string; emails: EmailSettings };
 
 export interface DraftLine {
   lineItemType: LineItemType;
@@ -141,6 +143,23 @@ async function takeStock(trx: Db, websiteId: string, lines: Omit<OrderLine, 'id'
   return writes.map((w) => w.product_id);
 }
 
+/**
+ * The buyer's order confirmation (emails/), for an order of the store itself (channel `web`: its
+ * checkout, the order.create trigger, sample orders) with a buyer's address; written in the
+ * placing transaction. An order imported through the API was taken on another channel, which
+ * confirmed it: the platform sends none for an import.
+ */
+async function confirm(trx: Db, deps: OrderDeps, order: PlacedOrder): Promise<boolean> {
+  if (order.channel !== 'web' || !order.customerEmail) return false;
+  return recordOrderEmail(trx, deps, {
+    websiteId: order.websiteId,
+    kind: 'order_confirmation',
+    orderId: order.id,
+    to: order.customerEmail,
+    order: { ...orderDocument(order), orderNumber: order.orderNumber },
+  });
+}
+
 export interface Placed {
   order: PlacedOrder;
   /** The Order object as sent, stamped. */
@@ -179,7 +198,12 @@ export async function placeOrder(
   const lines = draftLines.map((line, i) => catalogLine(deps, line, `lineItems[${i}]`, variants));
   const takesStock = deductStock && lines.some((l) => l.variantId);
 
-  const write = async (): Promise<{ order: PlacedOrder; documentId: string; notified: number }> => {
+  const write = async (): Promise<{
+    order: PlacedOrder;
+    documentId: string;
+    notified: number;
+    emailed: boolean;
+  }> => {
     // The buyer is a contact too (customers/buyer-contact.ts), with its webhooks.
     const buyer = rest.customerEmail
       ? await recordBuyerContact(
@@ -220,7 +244,8 @@ export async function placeOrder(
     // Numbered last but for the stamps: every order of the website waits for the number.
     const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
     await admit?.(order.id);
-    return { order, documentId, notified };
+    const emailed = await confirm(trx, deps, order);
+    return { order, documentId, notified, emailed };
   };
 
   let placed: Awaited<ReturnType<typeof write>>;
@@ -236,7 +261,7 @@ export async function placeOrder(
   } else {
     placed = await write();
   }
-  const { order, documentId, notified } = placed;
+  const { order, documentId, notified, emailed } = placed;
   const [modifiedOn] = await stampRows(trx, deps.clock, website.id, 'orders', [order.id]);
   await stampRows(
     trx,
@@ -259,6 +284,7 @@ export async function placeOrder(
     announce: () => {
       announceProducts();
       if (notified) deps.jobs.wakeDeliveryWorkers();
+      if (emailed) deps.jobs.wakeEmailWorkers();
       deps.orders.lists.changed(website.id);
     },
   };

@@ -1,0 +1,65 @@
+import type { Db } from '../db/database.ts';
+import type { EmailKind, EmailsTable } from '../db/emails-schema.ts';
+import type { Jobs } from '../jobs/queue.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Ids } from '../shared/ids.ts';
+import type { ShipmentJson } from '../shared/order-model.ts';
+import type { EmailSettings } from './email-settings.ts';
+import { renderOrderEmail, type OrderForEmail } from './templates.ts';
+
+export interface EmailDeps {
+  clock: Clock;
+  ids: Ids;
+  jobs: Jobs;
+  emails: EmailSettings;
+}
+
+export interface OrderEmail {
+  websiteId: string;
+  kind: EmailKind;
+  orderId: string;
+  /** The buyer's address. */
+  to: string;
+  order: Omit<OrderForEmail, 'storeName'>;
+  /** For a shipping notice: the shipments it tells of. */
+  shipments?: ShipmentJson[];
+}
+
+/**
+ * Writes the e-mail in the caller's transaction, the one of the change it tells of (the order
+ * placed, fulfilled, canceled): it exists exactly when the change commits. With SMTP configured,
+ * its first attempt is queued in the same transaction; returns whether one was, and the caller
+ * wakes the e-mail workers (jobs.wakeEmailWorkers) after its commit when so.
+ */
+export async function recordOrderEmail(trx: Db, deps: EmailDeps, email: OrderEmail): Promise<boolean> {
+  const website = await trx
+    .selectFrom('websites')
+    .select('title')
+    .where('id', '=', email.websiteId)
+    .executeTakeFirstOrThrow();
+  const rendered = renderOrderEmail(
+    email.kind,
+    { ...email.order, storeName: website.title },
+    email.shipments,
+  );
+  const smtp = deps.emails.smtp !== undefined;
+  const row: EmailsTable = {
+    id: deps.ids.objectId(),
+    website_id: email.websiteId,
+    kind: email.kind,
+    order_id: email.orderId,
+    to_address: email.to,
+    subject: rendered.subject,
+    html: rendered.html,
+    text: rendered.text,
+    created_on: deps.clock.now(email.websiteId),
+    status: smtp ? 'PENDING' : 'NOT_SENT',
+    attempts: 0,
+    last_error: null,
+    sent_on: null,
+    leased_until: null,
+  };
+  await trx.insertInto('emails').values(row).execute();
+  if (smtp) await deps.jobs.enqueueEmail(trx, { emailId: row.id, attempt: 0 });
+  return smtp;
+}

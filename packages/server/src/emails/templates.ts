@@ -1,0 +1,177 @@
+import type { EmailKind } from '../db/emails-schema.ts';
+import type { Money } from '../shared/money.ts';
+import type { AddressJson, ShipmentJson } from '../shared/order-model.ts';
+import { markup, type Markup } from './markup.ts';
+
+/**
+ * The e-mails' words: each kind in HTML (escaped by `markup`) and in plain text, from the order as
+ * its document holds it (orders/order-document.ts: money as the API's decimal strings).
+ *
+ * Refund notices come with refunds, which do not exist yet: a kind of their own in
+ * db/emails-schema.ts (and migration's check), a template here beside the cancellation's, and a
+ * call to emails/outbox.ts in the refund's transaction.
+ */
+
+/** What an e-mail tells of an order; the order document's fields, and those of its row. */
+export interface OrderForEmail {
+  storeName: string;
+  orderNumber: number;
+  shippingAddress: AddressJson | null;
+  lineItems: {
+    productName: string;
+    quantity: number;
+    unitPricePaid: Money;
+    variantOptions: { optionName: string; value: string }[] | null;
+  }[];
+  shippingLines: { method: string; amount: Money }[];
+  discountLines: { name: string; amount: Money }[];
+  subtotal: Money;
+  shippingTotal: Money;
+  discountTotal: Money;
+  taxTotal: Money;
+  grandTotal: Money;
+}
+
+export interface Rendered {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+const amount = (m: Money) => `${m.value} ${m.currency}`;
+
+function lineName(line: OrderForEmail['lineItems'][number]): string {
+  const options = (line.variantOptions ?? []).map((o) => `${o.optionName}: ${o.value}`).join(', ');
+  return options ? `${line.productName} (${options})` : line.productName;
+}
+
+function addressLines(a: AddressJson | null): string[] {
+  if (!a) return [];
+  const name = [a.firstName, a.lastName].filter(Boolean).join(' ');
+  const city = [a.postalCode, a.city].filter(Boolean).join(' ');
+  return [name, a.address1, a.address2, city, a.state, a.countryCode, a.phone].filter(
+    (line): line is string => Boolean(line),
+  );
+}
+
+function totals(order: OrderForEmail): [string, string][] {
+  const rows: [string, string][] = [['Subtotal', amount(order.subtotal)]];
+  for (const s of order.shippingLines) rows.push([s.method, amount(s.amount)]);
+  for (const d of order.discountLines) rows.push([`Discount: ${d.name}`, `-${amount(d.amount)}`]);
+  if (order.taxTotal.value.replace(/[0.]/g, '') !== '') rows.push(['Tax', amount(order.taxTotal)]);
+  rows.push(['Total', amount(order.grandTotal)]);
+  return rows;
+}
+
+function orderHtml(order: OrderForEmail): Markup {
+  const address = addressLines(order.shippingAddress);
+  return markup`<table role="presentation" style="border-collapse:collapse;width:100%">
+      <thead>
+        <tr><th align="left">Item</th><th align="right">Qty</th><th align="right">Price</th></tr>
+      </thead>
+      <tbody>
+        ${order.lineItems.map(
+          (line) =>
+            markup`<tr><td>${lineName(line)}</td><td align="right">${line.quantity}</td><td align="right">${amount(line.unitPricePaid)}</td></tr>`,
+        )}
+      </tbody>
+      <tfoot>
+        ${totals(order).map(
+          ([label, value]) => markup`<tr><td colspan="2">${label}</td><td align="right">${value}</td></tr>`,
+        )}
+      </tfoot>
+    </table>
+    ${address.length ? markup`<h2>Shipping to</h2><p>${address.map((line, i) => markup`${i ? markup`<br />` : ''}${line}`)}</p>` : ''}`;
+}
+
+function orderText(order: OrderForEmail): string {
+  const address = addressLines(order.shippingAddress);
+  return [
+    ...order.lineItems.map((line) => `${line.quantity} x ${lineName(line)}  ${amount(line.unitPricePaid)}`),
+    '',
+    ...totals(order).map(([label, value]) => `${label}: ${value}`),
+    ...(address.length ? ['', 'Shipping to:', ...address] : []),
+  ].join('\n');
+}
+
+function page(order: OrderForEmail, heading: string, intro: Markup, body: Markup): string {
+  return markup`<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8" /><title>${heading}</title></head>
+  <body style="font-family:sans-serif;max-width:40em;margin:auto">
+    <p><strong>${order.storeName}</strong></p>
+    <h1>${heading}</h1>
+    ${intro}
+    ${body}
+  </body>
+</html>
+`.value;
+}
+
+function shipmentHtml(s: ShipmentJson): Markup {
+  // Only a web address is a link; anything else is shown as text.
+  const url = s.trackingUrl && /^https?:\/\//i.test(s.trackingUrl) ? s.trackingUrl : null;
+  return markup`<h2>Shipment</h2>
+    <p>
+      Carrier: ${s.carrierName}${s.service ? markup` (${s.service})` : ''}<br />
+      Tracking number: ${s.trackingNumber}
+      ${url ? markup`<br /><a href="${url}">Track your package</a>` : s.trackingUrl ? markup`<br />${s.trackingUrl}` : ''}
+    </p>`;
+}
+
+function shipmentText(s: ShipmentJson): string {
+  return [
+    `Carrier: ${s.carrierName}${s.service ? ` (${s.service})` : ''}`,
+    `Tracking number: ${s.trackingNumber}`,
+    ...(s.trackingUrl ? [`Track your package: ${s.trackingUrl}`] : []),
+  ].join('\n');
+}
+
+/** The e-mail of `kind` about `order`; a shipping notice tells of the shipments just added. */
+export function renderOrderEmail(
+  kind: EmailKind,
+  order: OrderForEmail,
+  shipments: ShipmentJson[] = [],
+): Rendered {
+  const n = `#${order.orderNumber}`;
+  switch (kind) {
+    case 'order_confirmation': {
+      const heading = `Thank you for your order ${n}`;
+      const intro = `We have received your order ${n} and will let you know when it ships.`;
+      return {
+        subject: `${order.storeName}: order ${n} confirmed`,
+        html: page(order, heading, markup`<p>${intro}</p>`, orderHtml(order)),
+        text: [order.storeName, '', heading, '', intro, '', orderText(order)].join('\n') + '\n',
+      };
+    }
+    case 'shipping_notice': {
+      const heading = `Your order ${n} has shipped`;
+      const intro = `Good news: your order ${n} is on its way.`;
+      return {
+        subject: `${order.storeName}: order ${n} has shipped`,
+        html: page(order, heading, markup`<p>${intro}</p>${shipments.map(shipmentHtml)}`, orderHtml(order)),
+        text:
+          [
+            order.storeName,
+            '',
+            heading,
+            '',
+            intro,
+            '',
+            ...shipments.map(shipmentText),
+            '',
+            orderText(order),
+          ].join('\n') + '\n',
+      };
+    }
+    case 'cancellation_notice': {
+      const heading = `Your order ${n} was canceled`;
+      const intro = `${order.storeName} has canceled your order ${n}. Nothing will be shipped.`;
+      return {
+        subject: `${order.storeName}: order ${n} canceled`,
+        html: page(order, heading, markup`<p>${intro}</p>`, orderHtml(order)),
+        text: [order.storeName, '', heading, '', intro, '', orderText(order)].join('\n') + '\n',
+      };
+    }
+  }
+}
