@@ -32,6 +32,8 @@ test('openapi.json documents the test controls', () => {
   assert.deepEqual(controls.map((op) => `${op.method} ${op.path}`).sort(), [
     'GET /_emporium/websites/{websiteId}/clock',
     'GET /_emporium/websites/{websiteId}/fixture',
+    'GET /_emporium/websites/{websiteId}/requests',
+    'GET /_emporium/websites/{websiteId}/requests/{requestId}',
     'POST /_emporium/fixtures',
     'POST /_emporium/websites/{websiteId}/clock/advance',
     'POST /_emporium/websites/{websiteId}/triggers/{topic}',

@@ -3,6 +3,231 @@
  * Regenerate with `npm run generate -w @emporium/sdk` after `npm run openapi`.
  */
 export interface paths {
+    "/_emporium/websites/{websiteId}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site’s request log
+         * @description The API and token requests made to the website, newest first: method, path, status, latency, the credential (API key or app) and the bodies, secrets removed and each cut at 16 KB. Kept 7 days or 100,000 requests.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description An OAuth client’s requests (its client id). */
+                    app?: string;
+                    /** @description An API key’s requests (its id). */
+                    apiKey?: string;
+                    /** @description A class of statuses. */
+                    status?: "2xx" | "3xx" | "4xx" | "5xx";
+                    /** @description Paths that start with this. */
+                    path?: string;
+                    /** @description The request of this contextId. */
+                    contextId?: string;
+                    /** @description At most 100; 50 by default. */
+                    limit?: string;
+                    /** @description The `next` of the page before. */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            requests: {
+                                id: string;
+                                websiteId: string;
+                                /** @description When it was answered, in the website’s time (ISO 8601). */
+                                at: string;
+                                method: string;
+                                /** @description Path and query. */
+                                path: string;
+                                status: number;
+                                latencyMs: number;
+                                /** @description The request id: the contextId of its error body. */
+                                contextId: string;
+                                credential: {
+                                    kind: "api_key" | "oauth";
+                                    /** @description The API key’s id, or the OAuth client’s id. */
+                                    id: string;
+                                    name: string | null;
+                                };
+                                fault: string | null;
+                                requestBody: string | null;
+                                /** @description The body was longer than the 16 KB kept. */
+                                requestBodyCut: boolean;
+                                responseBody: string | null;
+                                responseBodyCut: boolean;
+                            }[];
+                            /** @description The cursor of the next (older) page. */
+                            next?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emporium/websites/{websiteId}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One logged request
+         * @description One request of the website’s log, whole.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                    requestId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            websiteId: string;
+                            /** @description When it was answered, in the website’s time (ISO 8601). */
+                            at: string;
+                            method: string;
+                            /** @description Path and query. */
+                            path: string;
+                            status: number;
+                            latencyMs: number;
+                            /** @description The request id: the contextId of its error body. */
+                            contextId: string;
+                            credential: {
+                                kind: "api_key" | "oauth";
+                                /** @description The API key’s id, or the OAuth client’s id. */
+                                id: string;
+                                name: string | null;
+                            };
+                            fault: string | null;
+                            requestBody: string | null;
+                            /** @description The body was longer than the 16 KB kept. */
+                            requestBodyCut: boolean;
+                            responseBody: string | null;
+                            responseBodyCut: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emporium/websites/{websiteId}/clock": {
         parameters: {
             query?: never;
