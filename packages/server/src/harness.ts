@@ -32,6 +32,7 @@ import { loadShifts } from './sites/site-clocks.ts';
 import { advanceClock, siteTime, type SiteTime } from './testing/site-clock.ts';
 import { loadFixture, type LoadedSite } from './testing/fixtures/load-fixture.ts';
 import { createWebsite } from './sites/websites.service.ts';
+import { listRequests, type LoggedRequest, type StatusClass } from './api-log/requests.service.ts';
 
 /*
  * Emporium inside a test process, for @emporium/testing: each instance on a database of its own
@@ -70,6 +71,20 @@ export interface HarnessSite {
 }
 
 export type { ConnectOptions, Connection, HarnessApp } from './harness-consent.ts';
+
+/** Which of a site's logged requests requests() returns (api-log/requests.service.ts). */
+export interface RequestLogFilter {
+  /** An app's requests, by its client id. */
+  app?: string;
+  /** An API key's requests, by its id. */
+  apiKey?: string;
+  status?: StatusClass;
+  /** Paths (with their query) that start with this. */
+  path?: string;
+  contextId?: string;
+  /** At most 100; 50 by default. */
+  limit?: number;
+}
 
 /** Sign-ins and consent answers a minute: the harness answers as fast as a test asks. */
 const HARNESS_SIGN_INS_PER_MINUTE = 1_000_000;
@@ -233,6 +248,21 @@ export class Harness {
   /** The website's time now, and how far it runs ahead of the service's. */
   siteTime(websiteId: string): Promise<SiteTime> {
     return siteTime(this.api, websiteId);
+  }
+
+  /**
+   * The website's request log, newest first: what the app sent and was answered, secrets
+   * removed. The lines still in memory are written first, so a test reads its last request.
+   */
+  async requests(websiteId: string, filter: RequestLogFilter = {}): Promise<LoggedRequest[]> {
+    await this.instance.app.apiLog.flush();
+    const { apiKey, status, ...rest } = filter;
+    const page = await listRequests(this.api.db, websiteId, {
+      ...rest,
+      apiKeyId: apiKey,
+      statusClass: status,
+    });
+    return page.requests;
   }
 
   /** The bearer token of the test controls over HTTP (/_emporium/, docs/testing-your-app.md). */

@@ -118,6 +118,44 @@ export interface SiteTime {
   shiftMs: number;
 }
 
+/** One request of a site's log (requests()): secrets removed, each body cut at 16 KB. */
+export interface LoggedRequest {
+  id: string;
+  websiteId: string;
+  /** When it was answered, in the website's time. */
+  at: Date;
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  status: number;
+  latencyMs: number;
+  /** The request id: the contextId of its error body and of the service's log lines. */
+  contextId: string;
+  /** The API key (its id and name) or the app (its client id and name) that sent it. */
+  credential: { kind: 'api_key' | 'oauth'; id: string; name: string | null };
+  /** The injected fault it met (`status 503`, `latency 800ms`...), or null. */
+  fault: string | null;
+  requestBody: string | null;
+  /** The body was longer than the 16 KB kept. */
+  requestBodyCut: boolean;
+  responseBody: string | null;
+  responseBodyCut: boolean;
+}
+
+/** Which logged requests requests() returns; every field narrows. */
+export interface RequestLogFilter {
+  /** An app's requests, by its client id. */
+  app?: string;
+  /** An API key's requests, by its id. */
+  apiKey?: string;
+  status?: '2xx' | '3xx' | '4xx' | '5xx';
+  /** Paths (with their query) that start with this. */
+  path?: string;
+  contextId?: string;
+  /** At most 100; 50 by default. */
+  limit?: number;
+}
+
 /** A site loaded from a fixture: its ids, the keys and apps it made (secrets shown this once). */
 export interface LoadedSite {
   websiteId: string;
@@ -202,6 +240,14 @@ export interface EmporiumInstance {
   /** The website's time now, and how far advanceClock() has moved it ahead of the service's. */
   siteTime(websiteId: string): Promise<SiteTime>;
   /**
+   * The website's request log, newest first (at most 100): each API and token request your app
+   * made, with its status, latency, the credential (`kind`, `id`, `name`: the API key or the app)
+   * and the bodies as text, secrets replaced by `[redacted]` and each body cut at 16 KB. Narrow it
+   * with `filter` (an app or key, a status class, a path prefix, a contextId). Reads what the
+   * service holds in memory too, so the request a test just made is there.
+   */
+  requests(websiteId: string, filter?: RequestLogFilter): Promise<LoggedRequest[]>;
+  /**
    * The bearer token of the test controls over HTTP (`/_emporium/...`, docs/testing-your-app.md):
    * `Authorization: Bearer <testControlsToken>`, for an app under test in another process or
    * language to move a site's clock, trigger webhooks or load fixtures.
@@ -238,6 +284,7 @@ interface Harness {
   trigger(topic: string, websiteId: string, options?: TriggerOptions): Promise<Triggered>;
   advanceClock(websiteId: string, by: string | number): Promise<SiteTime>;
   siteTime(websiteId: string): Promise<SiteTime>;
+  requests(websiteId: string, filter?: RequestLogFilter): Promise<LoggedRequest[]>;
   readonly testControlsToken: string;
   reset(): Promise<void>;
   snapshot(): Promise<void>;
@@ -290,6 +337,7 @@ export async function startEmporium(options: EmporiumOptions = {}): Promise<Empo
     // async: the harness parses `by` before its promise, so a bad one would throw, not reject.
     advanceClock: async (websiteId, by) => harness.advanceClock(websiteId, by),
     siteTime: (websiteId) => harness.siteTime(websiteId),
+    requests: (websiteId, filter) => harness.requests(websiteId, filter),
     // A getter of the harness: read once, the token does not change while the instance runs.
     testControlsToken: harness.testControlsToken,
     async webhookReceiver() {

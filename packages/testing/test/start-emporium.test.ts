@@ -43,6 +43,23 @@ describe('startEmporium() with sites, apps, webhooks and reset', () => {
     assert.equal(refused.status, 403, 'a scope the key lacks is refused');
   });
 
+  test('requests() reads the site’s request log: newest first, the credential named, secrets redacted', async () => {
+    const site = await store.createSite({ scopes: ['website.products.read'] });
+    await call(store, '/1.1/commerce/products?pageSize=2', site.apiKey);
+    await call(store, '/1.0/commerce/orders', site.apiKey);
+    const [refused, listed] = await store.requests(site.websiteId);
+    assert.equal(refused?.path, '/1.0/commerce/orders');
+    assert.equal(refused?.status, 403);
+    assert.equal(listed?.path, '/1.1/commerce/products?pageSize=2');
+    assert.equal(listed?.credential.kind, 'api_key');
+    assert.equal(listed?.credential.name, 'test');
+    assert.ok(!JSON.stringify([refused, listed]).includes(site.apiKey));
+    assert.deepEqual(
+      (await store.requests(site.websiteId, { status: '4xx' })).map((r) => r.path),
+      ['/1.0/commerce/orders'],
+    );
+  });
+
   test('an app connected through consent hears of a real order and reads it with its token', async () => {
     const site = await store.createSite({ scopes: ['website.products', 'website.orders'] });
     const app = await store.registerApp({ name: 'Order Notifier' });
