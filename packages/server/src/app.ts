@@ -35,7 +35,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { registerTextCheck } from './http/request-text.ts';
 import { requestIds } from './shared/ids.ts';
 import { authenticateAccessToken } from './oauth/access-tokens.ts';
-import { tokenRoutes } from './oauth/token.routes.ts';
+import { TOKEN_PATH, tokenRoutes } from './oauth/token.routes.ts';
 import { ACCESS_TOKEN_PREFIX } from './oauth/tokens.ts';
 import { API_KEY_PREFIX, apiKeyCache, authenticateApiKey } from './sites/api-keys.service.ts';
 import { websiteRoutes } from './sites/website.routes.ts';
@@ -44,6 +44,7 @@ import { metricsRoutes, registerRequestMetrics } from './metrics/metrics.routes.
 import { adminPages } from './admin/admin.plugin.ts';
 import { subscriptionsRoutes } from './webhooks/subscriptions.routes.ts';
 import { testControlsRoutes } from './testing/controls.routes.ts';
+import { registerApiFaults, registerTokenFaults } from './faults/inject.ts';
 import { ApiLog } from './api-log/api-log.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -186,6 +187,9 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     redis: deps.redis,
   });
   await app.register(storefront, { deps: { api, secure: deps.config.baseUrl.startsWith('https:') } });
+  // Injected faults (faults/): the token endpoint's own, for rules narrowed to an app.
+  const faultDeps = { faults: api.faults, metrics: api.metrics, clock: api.clock };
+  registerTokenFaults(app, faultDeps, TOKEN_PATH);
   await app.register(async (token) => {
     apiLog.registerToken(token);
     await token.register(tokenRoutes, {
@@ -202,6 +206,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     registerRateLimit(api, deps.config.rateLimitPerMinute, deps.redis);
     registerScopeCheck(api);
     registerIdempotencyKeyCheck(api);
+    registerApiFaults(api, faultDeps);
     await api.register(productsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });
     await api.register(productsRoutes, { prefix: '/1.0/commerce/products', deps: apiDeps, alias: true });
     await api.register(variantsRoutes, { prefix: '/1.1/commerce/products', deps: apiDeps });

@@ -16,6 +16,7 @@ import { clientCache, type ClientCache } from './oauth/client-cache.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 import type { WebhookSettings } from './webhooks/delivery.ts';
 import { siteClocks } from './sites/site-clocks.ts';
+import { FaultRules } from './faults/fault-rules.ts';
 import { emailSettings, type EmailSettings } from './emails/email-settings.ts';
 
 /*
@@ -89,6 +90,8 @@ export interface ApiDeps {
   orderImportsPerHour: number;
   /** Counts and timings for /metrics. */
   metrics: Metrics;
+  /** The injected fault rules of every website, kept in memory (faults/fault-rules.ts). */
+  faults: FaultRules;
 }
 
 /** The services' dependencies, caches included: built once, shared by the HTTP app and the workers. */
@@ -110,6 +113,7 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
     emails: deps.emails ?? emailSettings({ smtpFrom: '' }),
     orderImportsPerHour: deps.config.orderImportsPerHour ?? DEFAULT_ORDER_IMPORTS_PER_HOUR,
     metrics: deps.metrics ?? processMetrics(deps, false),
+    faults: new FaultRules(deps.db, deps.changes),
     documents: productDocuments(
       (deps.config.productCacheMb ?? DEFAULT_PRODUCT_CACHE_MB) * 1024 * 1024,
       deps.changes,

@@ -5,7 +5,14 @@ import { KeptConnection } from './kept-connection.ts';
 export const CHANGES_CHANNEL = 'emporium_changes';
 
 export type ChangeKind =
-  'product' | 'catalog' | 'orders' | 'api_key' | 'oauth_grant' | 'oauth_client' | 'site_clock';
+  | 'product'
+  | 'catalog'
+  | 'orders'
+  | 'api_key'
+  | 'oauth_grant'
+  | 'oauth_client'
+  | 'site_clock'
+  | 'fault_rules';
 
 /**
  * Changes announced by the database on one LISTEN connection, so the in-process caches of every

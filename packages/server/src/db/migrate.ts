@@ -29,6 +29,7 @@ import * as apiLog from './migrations/026-api-log.ts';
 import * as apiLog from './migrations/026-api-log.ts';
 import * as emails from './migrations/028-emails.ts';
 import * as faultRules from './migrations/027-fault-rules.ts';
+import * as faultRules from './migrations/027-fault-rules.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -60,6 +61,7 @@ const migrations = {
   '026-api-log': apiLog,
   '026-api-log': apiLog,
   '028-emails': emails,
+  '027-fault-rules': faultRules,
   '027-fault-rules': faultRules,
 };
 

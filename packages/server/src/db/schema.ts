@@ -18,6 +18,7 @@ import type {
   OAuthRefreshTokensTable,
 } from './oauth-schema.ts';
 import type { DiscountRedemptionsTable, DiscountsTable } from './discounts-schema.ts';
+import type { FaultRulesTable } from './faults-schema.ts';
 import type { ApiRequestsTable } from './api-log-schema.ts';
 import type { FaultRulesTable } from './faults-schema.ts';
 import type { ApiRequestsTable } from './api-log-schema.ts';
@@ -26,6 +27,7 @@ import type { EmailsTable } from './emails-schema.ts';
 export type * from './oauth-schema.ts';
 export type * from './commerce-schema.ts';
 export type * from './discounts-schema.ts';
+export type * from './faults-schema.ts';
 export type * from './api-log-schema.ts';
 export type * from './faults-schema.ts';
 export type * from './api-log-schema.ts';
@@ -284,5 +286,6 @@ export interface Database {
   api_requests: ApiRequestsTable;
   api_requests: ApiRequestsTable;
   emails: EmailsTable;
+  fault_rules: FaultRulesTable;
   fault_rules: FaultRulesTable;
 }

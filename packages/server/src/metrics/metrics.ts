@@ -62,6 +62,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly injectedFaults = new Counter({
+    name: 'emporium_injected_faults_total',
+    help: 'Faults a test set up and the API answered with (faults/), by effect: status, latency, reset or slow_body; counted apart so they are not taken for real errors',
+    labelNames: ['effect'],
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricSources = {}) {
     this.registry.registerMetric(this.requests as unknown as Metric);
     if (sources.pool) this.watchPool(sources.pool);
@@ -83,6 +90,11 @@ export class Metrics {
   /** Lines of the request log that were not written (api-log/). */
   apiLogDropped(lines: number): void {
     this.apiLogDroppedTotal.inc(lines);
+  }
+
+  /** A request answered with an injected fault (faults/inject.ts). */
+  faultInjected(effect: 'status' | 'latency' | 'reset' | 'slow_body'): void {
+    this.injectedFaults.inc({ effect });
   }
 
   /** Starts timing an image job; the returned function ends it with the job's outcome. */
