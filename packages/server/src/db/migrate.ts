@@ -26,9 +26,7 @@ import * as pendingByRefreshToken from './migrations/023-pending-by-refresh-toke
 import * as functionDefinitionsTable from './migrations/024-function-definitions.ts';
 import * as siteClocks from './migrations/025-site-clocks.ts';
 import * as apiLog from './migrations/026-api-log.ts';
-import * as apiLog from './migrations/026-api-log.ts';
 import * as emails from './migrations/028-emails.ts';
-import * as faultRules from './migrations/027-fault-rules.ts';
 import * as faultRules from './migrations/027-fault-rules.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
@@ -59,9 +57,7 @@ const migrations = {
   '024-function-definitions': functionDefinitionsTable,
   '025-site-clocks': siteClocks,
   '026-api-log': apiLog,
-  '026-api-log': apiLog,
   '028-emails': emails,
-  '027-fault-rules': faultRules,
   '027-fault-rules': faultRules,
 };
 

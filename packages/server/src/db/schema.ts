@@ -20,15 +20,11 @@ import type {
 import type { DiscountRedemptionsTable, DiscountsTable } from './discounts-schema.ts';
 import type { FaultRulesTable } from './faults-schema.ts';
 import type { ApiRequestsTable } from './api-log-schema.ts';
-import type { FaultRulesTable } from './faults-schema.ts';
-import type { ApiRequestsTable } from './api-log-schema.ts';
 import type { EmailsTable } from './emails-schema.ts';
 
 export type * from './oauth-schema.ts';
 export type * from './commerce-schema.ts';
 export type * from './discounts-schema.ts';
-export type * from './faults-schema.ts';
-export type * from './api-log-schema.ts';
 export type * from './faults-schema.ts';
 export type * from './api-log-schema.ts';
 export type * from './emails-schema.ts';
@@ -284,8 +280,6 @@ export interface Database {
   discount_redemptions: DiscountRedemptionsTable;
   address_book_entries: AddressBookEntriesTable;
   api_requests: ApiRequestsTable;
-  api_requests: ApiRequestsTable;
   emails: EmailsTable;
-  fault_rules: FaultRulesTable;
   fault_rules: FaultRulesTable;
 }
