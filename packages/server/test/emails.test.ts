@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { cancelOrder } from '../src/orders/cancel-order.ts';
 import { seeOther, Shopper, shirt } from './helpers/shopper.ts';
@@ -14,18 +16,13 @@ after(async () => {
   await ctx.close();
 });
 
-const emailsOf = (websiteId: string) =>
-  ctx.db
-    .selectFrom('emails')
-    .selectAll()
-    .where('website_id', '=', websiteId)
-    .orderBy('created_on')
-    .execute();
+const emailsOf = (websiteId: string, c = ctx) =>
+  c.db.selectFrom('emails').selectAll().where('website_id', '=', websiteId).orderBy('created_on').execute();
 
 /** A checkout of two small shirts and a medium one; the order's id. */
-async function checkedOut(site: Site, overrides: Record<string, unknown> = {}): Promise<string> {
+async function checkedOut(site: Site, overrides: Record<string, unknown> = {}, c = ctx): Promise<string> {
   const { small, medium } = await shirt(site, 3, overrides);
-  const shopper = new Shopper(ctx, site.websiteId);
+  const shopper = new Shopper(c, site.websiteId);
   seeOther(await shopper.add(small, 2));
   seeOther(await shopper.add(medium, 1));
   const confirmation = seeOther(await shopper.checkout());
@@ -76,7 +73,10 @@ describe('e-mails', () => {
     const [email] = await emailsOf(site.websiteId);
     assert.ok(email);
     assert.ok(!email.html.includes('<script>'), email.html);
-    assert.ok(email.html.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;more&quot;'), email.html);
+    assert.ok(
+      email.html.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;more&quot;'),
+      email.html,
+    );
     assert.ok(email.text.includes('<script>alert(1)</script> & "more"'), email.text);
   });
 
@@ -142,5 +142,161 @@ describe('e-mails', () => {
     assert.ok(notice.text.includes('canceled'));
     assert.equal(emails.length, 2);
     assert.equal((await emailsOf(other.websiteId)).length, 1);
+  });
+});
+
+/** A message as the SMTP server took it. */
+interface Received {
+  from: string;
+  to: string[];
+  data: string;
+}
+
+/**
+ * The least of an SMTP server, on 127.0.0.1: it takes every message, or answers 451 to the
+ * sender while `failing` is more than 0 (counting down once an attempt).
+ */
+class SmtpServer extends EventEmitter {
+  readonly received: Received[] = [];
+  failing = 0;
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server = net.createServer((socket) => {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    this.talk(socket);
+  });
+
+  async start(): Promise<number> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return (this.server.address() as net.AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    this.server.close();
+  }
+
+  private talk(socket: net.Socket): void {
+    socket.on('error', () => {});
+    let buffer = '';
+    let data: string[] | null = null;
+    let message: Received = { from: '', to: [], data: '' };
+    const say = (line: string) => socket.write(`${line}\r\n`);
+    say('220 test.smtp ESMTP');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let end: number;
+      while ((end = buffer.indexOf('\r\n')) >= 0) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (data) {
+          if (line !== '.') {
+            data.push(line.startsWith('..') ? line.slice(1) : line);
+            continue;
+          }
+          message.data = data.join('\r\n');
+          data = null;
+          this.received.push(message);
+          say('250 queued');
+          this.emit('message', message);
+          message = { from: '', to: [], data: '' };
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') say('250 test.smtp');
+        else if (verb === 'MAIL') {
+          if (this.failing > 0) {
+            this.failing--;
+            say('451 try again later');
+          } else {
+            message.from = line;
+            say('250 ok');
+          }
+        } else if (verb === 'RCPT') {
+          message.to.push(/<([^>]*)>/.exec(line)?.[1] ?? '');
+          say('250 ok');
+        } else if (verb === 'DATA') {
+          data = [];
+          say('354 go ahead');
+        } else if (verb === 'RSET' || verb === 'NOOP') say('250 ok');
+        else if (verb === 'QUIT') {
+          say('221 bye');
+          socket.end();
+        } else say('502 not implemented');
+      }
+    });
+  }
+}
+
+/** Waits until the website's e-mails all have left PENDING (the worker is in this process). */
+async function settled(c: TestContext, websiteId: string) {
+  for (let i = 0; i < 500; i++) {
+    const emails = await emailsOf(websiteId, c);
+    if (emails.length && emails.every((e) => e.status !== 'PENDING')) return emails;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the e-mails stayed PENDING');
+}
+
+describe('e-mails over SMTP', () => {
+  let smtp: SmtpServer;
+  let sending: TestContext;
+  before(async () => {
+    smtp = new SmtpServer();
+    const port = await smtp.start();
+    sending = await testApp({
+      logLevel: 'silent',
+      emailWorkers: 1,
+      emails: {
+        smtp: { url: `smtp://127.0.0.1:${port}`, from: 'store@example.com' },
+        retryDelayMs: () => 0,
+        attempts: 3,
+        timeoutMs: 5_000,
+      },
+    });
+  });
+  after(async () => {
+    await sending.close();
+    await smtp.stop();
+  });
+
+  test("a checkout's confirmation reaches the SMTP server, then is SENT", async () => {
+    const site = await sending.site();
+    const received = once(smtp, 'message');
+    const orderId = await checkedOut(site, {}, sending);
+    const [message] = (await received) as [Received];
+    assert.deepEqual(message.to, ['ada@example.com']);
+    assert.match(message.from, /<store@example\.com>/);
+    assert.match(message.data, /^Subject: Test Store: order #\d+ confirmed$/m);
+    assert.match(message.data, /^From: "?Test Store"? <store@example\.com>$/m);
+    const [email] = await settled(sending, site.websiteId);
+    assert.equal(email!.order_id, orderId);
+    assert.equal(email!.status, 'SENT');
+    assert.equal(email!.attempts, 1);
+    assert.ok(email!.sent_on);
+  });
+
+  test('a failing server delays no checkout; the e-mail is retried, then SENT', async () => {
+    const site = await sending.site();
+    smtp.failing = 2;
+    const started = Date.now();
+    await checkedOut(site, {}, sending);
+    assert.ok(Date.now() - started < 5_000);
+    const [email] = await settled(sending, site.websiteId);
+    assert.equal(email!.status, 'SENT');
+    assert.equal(email!.attempts, 3);
+    assert.match(email!.last_error ?? '', /451/);
+  });
+
+  test('after the last attempt fails, the e-mail is FAILED with the error', async () => {
+    const site = await sending.site();
+    smtp.failing = 3;
+    await checkedOut(site, {}, sending);
+    const [email] = await settled(sending, site.websiteId);
+    assert.equal(email!.status, 'FAILED');
+    assert.equal(email!.attempts, 3);
+    assert.match(email!.last_error ?? '', /451/);
+    smtp.failing = 0;
   });
 });

@@ -68,7 +68,8 @@ export async function attemptSend(deps: SendingDeps, job: EmailJobData): Promise
     : 'no SMTP server is configured (SMTP_URL)';
   const at = deps.clock.now(email.website_id);
   const attempts = email.attempts + 1;
-  const base = { attempts, leased_until: null, last_error: error };
+  // A sent e-mail keeps the error of its last failed attempt, if any: why it went late.
+  const base = { attempts, leased_until: null, ...(error !== null && { last_error: error }) };
   const update = (db: Db, set: Partial<EmailsTable>) =>
     db
       .updateTable('emails')

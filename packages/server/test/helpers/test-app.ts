@@ -23,6 +23,8 @@ import { createApiKey } from '../../src/sites/api-keys.service.ts';
 import { createOwner } from '../../src/sites/owners.service.ts';
 import { createWebsite } from '../../src/sites/websites.service.ts';
 import { attemptDelivery, webhookSettings, type WebhookSettings } from '../../src/webhooks/delivery.ts';
+import { emailSettings, type EmailSettings } from '../../src/emails/email-settings.ts';
+import { attemptSend } from '../../src/emails/sending.ts';
 import { freshDatabase } from './database.ts';
 import { TestS3Server } from './s3-server.ts';
 
@@ -127,6 +129,10 @@ export interface TestAppOptions {
   webhookWorkers?: number;
   /** Overrides of the webhook settings; private addresses are allowed unless a test says not. */
   webhooks?: Partial<WebhookSettings>;
+  /** The e-mail settings (SMTP_URL as `smtp`, retries); kept only by default. */
+  emails?: Partial<EmailSettings>;
+  /** E-mail senders to run in-process; 0 (the default) sends nothing. */
+  emailWorkers?: number;
   /** Time a client has to send a request (the config's REQUEST_TIMEOUT_SECONDS). */
   requestTimeoutSeconds?: number;
   /** Trusted proxies (the config's TRUST_PROXY); none by default. */
@@ -202,6 +208,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
     cursorKey: randomBytes(32),
     csrfKey: randomBytes(32),
     webhooks: { ...webhookSettings(randomBytes(32), true), ...options.webhooks },
+    emails: { ...emailSettings({ smtpFrom: 'store@example.com' }), ...options.emails },
     redis: options.redis,
     metrics: processMetrics({ db: handle.db, pool: handle.pool, clock }, options.processMetrics ?? false),
     logStream,
@@ -212,8 +219,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   const processed = new Set<string>();
   const events = new EventEmitter();
   const webhookWorkers = options.webhookWorkers ?? 0;
-  if (imageWorkers > 0 || webhookWorkers > 0) await jobs.start();
+  const emailWorkers = options.emailWorkers ?? 0;
+  if (imageWorkers > 0 || webhookWorkers > 0 || emailWorkers > 0) await jobs.start();
   if (webhookWorkers > 0) await jobs.workDeliveries(webhookWorkers, 10, (job) => attemptDelivery(api, job));
+  if (emailWorkers > 0) await jobs.workEmails(emailWorkers, (job) => attemptSend(api, job));
   if (imageWorkers > 0) {
     const handlers = imageHandlers(api);
     const done = (imageId: string) => {
@@ -284,7 +293,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
           }),
     async close() {
       await app.close();
-      if (imageWorkers > 0 || webhookWorkers > 0) await jobs.stop();
+      if (imageWorkers > 0 || webhookWorkers > 0 || emailWorkers > 0) await jobs.stop();
       await changes?.stop();
       await fs.rm(imagesDir, { recursive: true, force: true });
       await ownS3?.close();
