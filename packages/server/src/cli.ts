@@ -2,6 +2,7 @@ import { ListCache } from './catalog/list-cache.ts';
 import { productDocuments } from './catalog/product-documents.ts';
 import { ADMIN } from './commands/admin.ts';
 import { CLOCK } from './commands/clock.ts';
+import { FAULTS } from './commands/faults.ts';
 import { FIXTURES } from './commands/fixtures.ts';
 import { TRIGGER } from './commands/trigger.ts';
 import { parseOptions, UsageError, type CommandDeps, type CommandGroup } from './commands/command.ts';
@@ -25,6 +26,7 @@ const CLI_CACHE_BYTES = 1024 * 1024;
 const GROUPS: Record<string, CommandGroup> = {
   admin: ADMIN,
   clock: CLOCK,
+  faults: FAULTS,
   fixtures: FIXTURES,
   trigger: TRIGGER,
 };

@@ -10,7 +10,7 @@ import type { WebhookSettings } from '../webhooks/delivery.ts';
 /** A mistake in the command line: the CLI answers with it and the usage, and exits with 2. */
 export class UsageError extends Error {}
 
-type Options = Record<string, { type: 'string'; multiple?: boolean }>;
+type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 /** Option values: a string each, and a list each for the options that may be repeated. */
 interface Values {
   one: Record<string, string>;
