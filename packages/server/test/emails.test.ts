@@ -3,6 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { cancelOrder } from '../src/orders/cancel-order.ts';
+import { signedInOwner } from './helpers/owner-pages.ts';
 import { seeOther, Shopper, shirt } from './helpers/shopper.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
@@ -142,6 +143,72 @@ describe('e-mails', () => {
     assert.ok(notice.text.includes('canceled'));
     assert.equal(emails.length, 2);
     assert.equal((await emailsOf(other.websiteId)).length, 1);
+  });
+});
+
+describe('the owner pages of e-mails', () => {
+  test("the owner fulfils with the notice ticked, and sees the site's e-mails; another owner gets a 404", async () => {
+    const site = await ctx.site();
+    const orderId = await checkedOut(site, { name: 'Mug <b>bold</b>' });
+    const owner = await signedInOwner(ctx, site);
+    const orderPage = await owner.get(`/sites/${site.websiteId}/orders/${orderId}`);
+    assert.match(orderPage.body, /name="notify" value="1" checked/);
+    const posted = await owner.post(`/sites/${site.websiteId}/orders/${orderId}/fulfillments`, {
+      csrf: owner.csrf,
+      carrierName: 'UPS',
+      service: 'Ground',
+      trackingNumber: 'TRACK-42',
+      trackingUrl: '',
+      shipDate: '2026-01-03',
+      notify: '1',
+    });
+    assert.equal(posted.statusCode, 303, posted.body);
+
+    const sitePage = await owner.get(`/sites/${site.websiteId}`);
+    assert.match(sitePage.body, new RegExp(`<a href="/sites/${site.websiteId}/emails">E-mails</a>`));
+    const list = await owner.get(`/sites/${site.websiteId}/emails`);
+    assert.equal(list.statusCode, 200, list.body);
+    assert.match(list.body, /Order confirmation/);
+    assert.match(list.body, /Shipping notice/);
+    assert.match(list.body, /ada@example\.com/);
+    assert.match(list.body, /Kept \(no SMTP server\)/);
+    const [notice] = (await emailsOf(site.websiteId)).filter((e) => e.kind === 'shipping_notice');
+    assert.ok(notice);
+    assert.ok(notice.text.includes('TRACK-42'));
+    assert.ok(list.body.includes(`href="/sites/${site.websiteId}/emails/${notice.id}"`));
+
+    const one = await owner.get(`/sites/${site.websiteId}/emails/${notice.id}`);
+    assert.equal(one.statusCode, 200, one.body);
+    const srcdoc = /<iframe[^>]*\ssandbox\s[^>]*srcdoc="([^"]*)"/.exec(one.body)?.[1];
+    assert.ok(srcdoc, one.body);
+    // Escaped once for the attribute, over the e-mail's own escaping of the product's name.
+    assert.ok(srcdoc.includes('Mug &amp;lt;b&amp;gt;bold&amp;lt;/b&amp;gt;'), srcdoc);
+    assert.ok(!/<iframe[^>]*allow-/.test(one.body));
+    assert.match(one.body, /<pre class="email">[^<]*TRACK-42/);
+
+    const stranger = await signedInOwner(ctx, await ctx.site());
+    assert.equal((await stranger.get(`/sites/${site.websiteId}/emails`)).statusCode, 404);
+    assert.equal((await stranger.get(`/sites/${site.websiteId}/emails/${notice.id}`)).statusCode, 404);
+  });
+
+  test('unticked, the fulfil form sends no notice', async () => {
+    const site = await ctx.site();
+    const orderId = await checkedOut(site);
+    const owner = await signedInOwner(ctx, site);
+    await owner.get(`/sites/${site.websiteId}/orders/${orderId}`);
+    const posted = await owner.post(`/sites/${site.websiteId}/orders/${orderId}/fulfillments`, {
+      csrf: owner.csrf,
+      carrierName: 'UPS',
+      service: 'Ground',
+      trackingNumber: 'TRACK-43',
+      trackingUrl: '',
+      shipDate: '2026-01-03',
+    });
+    assert.equal(posted.statusCode, 303, posted.body);
+    assert.deepEqual(
+      (await emailsOf(site.websiteId)).map((e) => e.kind),
+      ['order_confirmation'],
+    );
   });
 });
 

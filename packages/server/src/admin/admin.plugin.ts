@@ -24,6 +24,7 @@ import { adminWebhooksRoutes } from './developers/webhooks.routes.ts';
 import { adminApiLogRoutes } from './developers/api-log.routes.ts';
 import type { AdminDeps } from './admin-deps.ts';
 import { notice } from '../pages/notice.ts';
+import { adminEmailsRoutes } from './emails/emails.routes.ts';
 
 /** Form posts are a few fields. */
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -110,6 +111,7 @@ export const adminPages: FastifyPluginAsync<{
     await pages.register(adminAccountRoutes, { deps: adminDeps });
     await pages.register(adminSitesRoutes, { deps: adminDeps });
     await pages.register(adminOrdersRoutes, { deps: adminDeps });
+    await pages.register(adminEmailsRoutes, { deps: adminDeps });
     await pages.register(adminProductsRoutes, { deps: adminDeps });
     await pages.register(adminContactsRoutes, { deps: adminDeps });
     await pages.register(adminDiscountsRoutes, { deps: adminDeps });

@@ -53,6 +53,9 @@ form.inline{display:inline}
 .scroll{overflow-x:auto;container-type:inline-size;background:linear-gradient(to right,#fff 30%,#fff0) left/2rem 100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) right/2rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,#0003,#0000) left/.75rem 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/.75rem 100% no-repeat scroll,#fff}
 .scroll caption{position:sticky;left:0;max-width:100cqi}
 ul.filters{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}
+/* A store's e-mail shown as its shopper would see it (admin/emails/). */
+iframe.email{display:block;width:100%;height:32rem;border:1px solid #c3c4c7;background:#fff}
+pre.email{white-space:pre-wrap}
 .product-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem;list-style:none;padding:0}
 .product-grid .card{margin:0}
 .product-grid h2{font-size:1.05rem;margin:.5rem 0 .25rem}

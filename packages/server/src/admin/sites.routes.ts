@@ -193,7 +193,7 @@ export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (
       ${shiftedClock(site, deps.clock.now(site.id))}
       <p>
         <a href="/sites/${site.id}/products">Products</a> · <a href="/sites/${site.id}/orders">Orders</a> ·
-        <a href="/sites/${site.id}/contacts">Contacts</a> ·
+        <a href="/sites/${site.id}/emails">E-mails</a> · <a href="/sites/${site.id}/contacts">Contacts</a> ·
         <a href="/sites/${site.id}/discounts">Discounts</a> · <a href="/sites/${site.id}/keys">API keys</a> ·
         <a href="/sites/${site.id}/extensions">Extensions</a> ·
         <a href="/sites/${site.id}/webhooks">Webhooks</a> ·

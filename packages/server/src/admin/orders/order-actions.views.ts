@@ -11,6 +11,8 @@ export interface FulfillForm {
   trackingNumber: string;
   trackingUrl: string;
   shipDate: string;
+  /** Send the buyer a shipping notice (the API's shouldSendNotification). */
+  notify: boolean;
 }
 
 /** The form whose answer failed, and why: shown above that form. */
@@ -46,6 +48,10 @@ function fulfillForm(
         <input type="url" name="trackingUrl" value="${form.trackingUrl}" maxlength="2000"
       /></label>
       <label>Ship date <input type="date" name="shipDate" value="${form.shipDate}" required /></label>
+      <label
+        ><input type="checkbox" name="notify" value="1" ${form.notify ? 'checked' : ''} /> E-mail the buyer a
+        shipping notice with the tracking number</label
+      >
       <div class="actions">
         <button>${more ? 'Add shipment' : 'Mark as fulfilled'}</button>
       </div>
@@ -88,8 +94,8 @@ function cancelForm(site: WebsitesTable, order: OwnerOrder, csrf: string, restoc
     <form class="stack" method="post" action="/sites/${site.id}/orders/${order.id}/cancel">
       <input type="hidden" name="csrf" value="${csrf}" />
       <p>
-        The order is marked canceled, its transaction voided, and apps subscribed to order updates are told.
-        No money moves: refund the buyer where they paid.
+        The order is marked canceled, its transaction voided, apps subscribed to order updates are told, and
+        the buyer is e-mailed a cancellation notice. No money moves: refund the buyer where they paid.
       </p>
       <fieldset>
         <legend>Cancel order #${order.orderNumber}</legend>

@@ -76,6 +76,7 @@ export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
       trackingNumber: '',
       trackingUrl: '',
       shipDate: deps.clock.now(site.id).toISOString().slice(0, 10),
+      notify: true,
     };
     const body = orderBody(site, order, {
       ...view,
@@ -107,9 +108,11 @@ export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
       trackingNumber: field(request.body, 'trackingNumber').trim(),
       trackingUrl: field(request.body, 'trackingUrl').trim(),
       shipDate: field(request.body, 'shipDate').trim(),
+      notify: field(request.body, 'notify') === '1',
     };
     try {
       await fulfillOrder(deps.commerce, site.id, order.id, {
+        shouldSendNotification: form.notify,
         shipments: [
           {
             carrierName: form.carrierName,
