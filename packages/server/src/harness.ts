@@ -32,6 +32,14 @@ import { loadShifts } from './sites/site-clocks.ts';
 import { advanceClock, siteTime, type SiteTime } from './testing/site-clock.ts';
 import { loadFixture, type LoadedSite } from './testing/fixtures/load-fixture.ts';
 import { createWebsite } from './sites/websites.service.ts';
+import {
+  addFault,
+  clearFaults,
+  listFaults,
+  removeFault,
+  type Fault,
+  type FaultInput,
+} from './faults/faults.service.ts';
 import { listRequests, type LoggedRequest, type StatusClass } from './api-log/requests.service.ts';
 
 /*
@@ -265,6 +273,18 @@ export class Harness {
     return page.requests;
   }
 
+  /**
+   * A website's injected faults (faults/, docs/testing-your-app.md, "When things go wrong"): rules
+   * that make its API answer with an error status, late, slowly or not at all.
+   */
+  readonly faults = {
+    add: (websiteId: string, rule: FaultInput): Promise<Fault> =>
+      addFault(this.api, websiteId, rule, 'harness'),
+    list: (websiteId: string): Promise<Fault[]> => listFaults(this.api, websiteId),
+    clear: (websiteId: string, id?: string): Promise<{ removed: number }> =>
+      id ? removeFault(this.api, websiteId, id, 'harness') : clearFaults(this.api, websiteId, 'harness'),
+  };
+
   /** The bearer token of the test controls over HTTP (/_emporium/, docs/testing-your-app.md). */
   get testControlsToken(): string {
     return this.instance.testControlsToken!;
@@ -283,6 +303,7 @@ export class Harness {
     this.instance.changes.forgetEverything();
     // The clocks go back with the data, before reset() returns (the feed's reload is not awaited).
     await loadShifts(this.api.db, this.api.clock);
+    await this.api.faults.reload();
   }
 
   /** What reset() goes back to from now on: the data as it is (a loaded fixture, say). */

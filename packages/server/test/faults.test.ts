@@ -331,3 +331,44 @@ describe('metrics and instances', () => {
     }
   });
 });
+
+describe('the test controls', () => {
+  test('POST, GET and DELETE /_emporium/websites/{id}/faults, with the operator token only', async () => {
+    const site = await ctx.site();
+    const path = `/_emporium/websites/${site.websiteId}/faults`;
+    const operator = { authorization: `Bearer ${TOKEN}` };
+    const rule = { match: 'POST /1.0/commerce/orders*', status: 503 };
+    assert.equal((await ctx.app.inject({ method: 'POST', url: path, payload: rule })).statusCode, 401);
+    const added = await ctx.app.inject({ method: 'POST', url: path, headers: operator, payload: rule });
+    assert.equal(added.statusCode, 201, added.body);
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: path,
+      headers: operator,
+      payload: { match: '/1.1/*', probability: 2, status: 503 },
+    });
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.json().message, /^probability:/);
+    const listed = await ctx.app.inject({ url: path, headers: operator });
+    assert.deepEqual(
+      listed.json().faults.map((f: { id: string }) => f.id),
+      [added.json().id],
+    );
+    const one = await ctx.app.inject({
+      method: 'DELETE',
+      url: `${path}/${added.json().id}`,
+      headers: operator,
+    });
+    assert.deepEqual(one.json(), { removed: 1 });
+    const again = await ctx.app.inject({
+      method: 'DELETE',
+      url: `${path}/${added.json().id}`,
+      headers: operator,
+    });
+    assert.equal(again.statusCode, 404);
+    const all = await ctx.app.inject({ method: 'DELETE', url: path, headers: operator });
+    assert.deepEqual(all.json(), { removed: 0 });
+    const unknown = await ctx.app.inject({ url: '/_emporium/websites/nope/faults', headers: operator });
+    assert.equal(unknown.statusCode, 404);
+  });
+});

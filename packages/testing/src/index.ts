@@ -142,6 +142,68 @@ export interface LoggedRequest {
   responseBodyCut: boolean;
 }
 
+/**
+ * An injected fault (faults.add()): requests of the website that match it are answered with an
+ * error, late, slowly or not at all. Give exactly one effect: `status`, `latency`, `reset` or
+ * `slowBody`.
+ */
+export interface FaultRule {
+  /** `METHOD /path` or `/path` (any method); `*` matches any run of characters: `POST /1.0/commerce/orders*`. */
+  match: string;
+  /** Answer with this status (429, 500, 502, 503, 504) in the API's error body. */
+  status?: 429 | 500 | 502 | 503 | 504;
+  /** With status 429: the Retry-After seconds (1 by default). */
+  retryAfter?: number;
+  /** Wait this many ms (800), or a number drawn from a range (`'200..900'`), then answer as usual. */
+  latency?: number | string;
+  /** Close the connection without an answer: the app sees a socket hang up. */
+  reset?: true;
+  /** Send the real answer in small chunks over this many ms. */
+  slowBody?: number;
+  /** The share of matching requests picked, 0..1 (1 by default). */
+  probability?: number;
+  /** The seed of the rule's random numbers: the same seed picks the same requests again. */
+  seed?: number;
+  /** Only the first `count` faults. */
+  count?: number;
+  /** Until this time of the site (RFC 3339): advanceClock() past it ends the rule. */
+  until?: string;
+  /** Only this app's requests (its client id), its token requests included. */
+  app?: string;
+  /** Only the requests made with this API key (its id). */
+  apiKey?: string;
+}
+
+/** A fault rule as held: the rule, its seed, and what remains of its count. */
+export interface Fault {
+  id: string;
+  websiteId: string;
+  match: string;
+  effect: 'status' | 'latency' | 'reset' | 'slow_body';
+  status: number | null;
+  retryAfter: number | null;
+  latency: { minMs: number; maxMs: number } | null;
+  slowBodyMs: number | null;
+  probability: number;
+  seed: number;
+  count: number | null;
+  remaining: number | null;
+  until: string | null;
+  app: string | null;
+  apiKey: string | null;
+  createdAt: string;
+}
+
+/** A website's injected faults. */
+export interface Faults {
+  /** Adds a rule; a wrong one is refused (a ValidationError naming the field) and nothing is added. */
+  add(websiteId: string, rule: FaultRule): Promise<Fault>;
+  /** The website's rules, oldest first. */
+  list(websiteId: string): Promise<Fault[]>;
+  /** Removes one rule by its id, or every rule of the website. */
+  clear(websiteId: string, id?: string): Promise<{ removed: number }>;
+}
+
 /** Which logged requests requests() returns; every field narrows. */
 export interface RequestLogFilter {
   /** An app's requests, by its client id. */
@@ -248,6 +310,13 @@ export interface EmporiumInstance {
    */
   requests(websiteId: string, filter?: RequestLogFilter): Promise<LoggedRequest[]>;
   /**
+   * Injected faults: make the website's API answer with an error status (its error body, with
+   * Retry-After for a 429), late, slowly or not at all, for every request or only an app's or a
+   * key's, with a probability and seed, for a count or until a time of the site
+   * (docs/testing-your-app.md, "When things go wrong"). reset() removes them with the data.
+   */
+  readonly faults: Faults;
+  /**
    * The bearer token of the test controls over HTTP (`/_emporium/...`, docs/testing-your-app.md):
    * `Authorization: Bearer <testControlsToken>`, for an app under test in another process or
    * language to move a site's clock, trigger webhooks or load fixtures.
@@ -285,6 +354,7 @@ interface Harness {
   advanceClock(websiteId: string, by: string | number): Promise<SiteTime>;
   siteTime(websiteId: string): Promise<SiteTime>;
   requests(websiteId: string, filter?: RequestLogFilter): Promise<LoggedRequest[]>;
+  readonly faults: Faults;
   readonly testControlsToken: string;
   reset(): Promise<void>;
   snapshot(): Promise<void>;
@@ -338,6 +408,11 @@ export async function startEmporium(options: EmporiumOptions = {}): Promise<Empo
     advanceClock: async (websiteId, by) => harness.advanceClock(websiteId, by),
     siteTime: (websiteId) => harness.siteTime(websiteId),
     requests: (websiteId, filter) => harness.requests(websiteId, filter),
+    faults: {
+      add: (websiteId, rule) => harness.faults.add(websiteId, rule),
+      list: (websiteId) => harness.faults.list(websiteId),
+      clear: (websiteId, id) => harness.faults.clear(websiteId, id),
+    },
     // A getter of the harness: read once, the token does not change while the instance runs.
     testControlsToken: harness.testControlsToken,
     async webhookReceiver() {

@@ -10,6 +10,8 @@ import { loadFixture, type FixtureDeps } from './fixtures/load-fixture.ts';
 import { advanceClock, siteTime, type SiteClockDeps, type SiteTime } from './site-clock.ts';
 import { requestLogRoutes } from './request-log.routes.ts';
 import { trigger, type TriggerDeps } from './triggers.ts';
+import { faultsRoutes } from './faults.routes.ts';
+import { emailsRoutes } from './emails.routes.ts';
 
 /** Where the test controls live: apart from the platform's paths, as LocalStack keeps `/_localstack/`. */
 export const CONTROLS_PREFIX = '/_emporium';
@@ -99,8 +101,10 @@ export const testControlsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps; to
   );
   app.addHook('onRequest', async (request) => check(request.headers.authorization));
   await app.register(requestLogRoutes, { deps });
+  await app.register(emailsRoutes, { deps });
   const audit = (websiteId: string, detail: Record<string, unknown>) =>
     recordAudit(deps, deps.db, { kind: 'test_control', websiteId, detail: { ...detail, via: 'http' } });
+  await app.register(faultsRoutes, { deps });
 
   app.get(
     `${CONTROLS_PREFIX}/websites/:websiteId/clock`,
