@@ -9,9 +9,11 @@ import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 
 /** The e-mails a store sends its shoppers: written with the change they tell of, per site. */
 
+const TOKEN = 'emp_test_emails-token-0123456789';
+
 let ctx: TestContext;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
+  ctx = await testApp({ logLevel: 'silent', testControlsToken: TOKEN });
 });
 after(async () => {
   await ctx.close();
@@ -143,6 +145,41 @@ describe('e-mails', () => {
     assert.ok(notice.text.includes('canceled'));
     assert.equal(emails.length, 2);
     assert.equal((await emailsOf(other.websiteId)).length, 1);
+  });
+});
+
+describe('the test control GET /_emporium/websites/{websiteId}/emails', () => {
+  test("answers the site's e-mails, filtered, with the operator token only", async () => {
+    const site = await ctx.site();
+    const other = await ctx.site();
+    const orderId = await checkedOut(site);
+    await checkedOut(site);
+    await checkedOut(other);
+    await cancelOrder(ctx.api, site.websiteId, orderId, { restock: true });
+    const url = `/_emporium/websites/${site.websiteId}/emails`;
+    const get = (query = '', token: string | null = TOKEN) =>
+      ctx.app.inject({
+        method: 'GET',
+        url: `${url}${query}`,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+    assert.equal((await get('', null)).statusCode, 401);
+    const all = await get();
+    assert.equal(all.statusCode, 200, all.body);
+    const emails = all.json().emails as { kind: string; orderId: string; websiteId: string; to: string }[];
+    assert.deepEqual(
+      emails.map((e) => e.kind),
+      ['order_confirmation', 'order_confirmation', 'cancellation_notice'],
+    );
+    assert.ok(emails.every((e) => e.websiteId === site.websiteId && e.to === 'ada@example.com'));
+    const canceled = (await get('?kind=cancellation_notice')).json().emails;
+    assert.equal(canceled.length, 1);
+    assert.equal(canceled[0].orderId, orderId);
+    assert.equal(canceled[0].status, 'NOT_SENT');
+    assert.equal((await get(`?orderId=${orderId}`)).json().emails.length, 2);
+    assert.equal((await get('?to=ADA@example.com')).json().emails.length, 3);
+    assert.equal((await get('?to=bob@example.com')).json().emails.length, 0);
+    assert.equal((await get('?kind=nonsense')).statusCode, 400);
   });
 });
 

@@ -31,6 +31,11 @@ const controls = operations().filter((op) => op.auth === 'operator');
 test('openapi.json documents the test controls', () => {
   assert.deepEqual(controls.map((op) => `${op.method} ${op.path}`).sort(), [
     'GET /_emporium/websites/{websiteId}/clock',
+    'GET /_emporium/websites/{websiteId}/emails',
+    'DELETE /_emporium/websites/{websiteId}/faults',
+    'DELETE /_emporium/websites/{websiteId}/faults/{faultId}',
+    'GET /_emporium/websites/{websiteId}/clock',
+    'GET /_emporium/websites/{websiteId}/faults',
     'GET /_emporium/websites/{websiteId}/fixture',
     'GET /_emporium/websites/{websiteId}/requests',
     'GET /_emporium/websites/{websiteId}/requests/{requestId}',

@@ -228,6 +228,117 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emporium/websites/{websiteId}/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mails a site sent
+         * @description The order confirmations, shipping notices and cancellation notices the store wrote to its shoppers, oldest first (at most 1,000), each in HTML and text with its SMTP status. Written in the transaction of the change they tell of: a change that failed wrote none.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    kind?: "order_confirmation" | "shipping_notice" | "cancellation_notice";
+                    /** @description The recipient, whatever its case. */
+                    to?: string;
+                    /** @description The e-mails about this order. */
+                    orderId?: string;
+                };
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            emails: {
+                                id: string;
+                                websiteId: string;
+                                kind: "order_confirmation" | "shipping_notice" | "cancellation_notice";
+                                orderId: string | null;
+                                to: string;
+                                subject: string;
+                                html: string;
+                                text: string;
+                                /** @description When it was written, in the website’s time (ISO 8601). */
+                                createdOn: string;
+                                /** @description Its SMTP delivery: NOT_SENT when no SMTP server is configured (SMTP_URL). */
+                                status: "NOT_SENT" | "PENDING" | "SENT" | "FAILED";
+                                /** @description SMTP attempts made. */
+                                attempts: number;
+                                lastError: string | null;
+                                sentOn: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emporium/websites/{websiteId}/clock": {
         parameters: {
             query?: never;
