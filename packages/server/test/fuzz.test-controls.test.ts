@@ -30,17 +30,17 @@ const controls = operations().filter((op) => op.auth === 'operator');
 
 test('openapi.json documents the test controls', () => {
   assert.deepEqual(controls.map((op) => `${op.method} ${op.path}`).sort(), [
-    'GET /_emporium/websites/{websiteId}/clock',
-    'GET /_emporium/websites/{websiteId}/emails',
     'DELETE /_emporium/websites/{websiteId}/faults',
     'DELETE /_emporium/websites/{websiteId}/faults/{faultId}',
     'GET /_emporium/websites/{websiteId}/clock',
+    'GET /_emporium/websites/{websiteId}/emails',
     'GET /_emporium/websites/{websiteId}/faults',
     'GET /_emporium/websites/{websiteId}/fixture',
     'GET /_emporium/websites/{websiteId}/requests',
     'GET /_emporium/websites/{websiteId}/requests/{requestId}',
     'POST /_emporium/fixtures',
     'POST /_emporium/websites/{websiteId}/clock/advance',
+    'POST /_emporium/websites/{websiteId}/faults',
     'POST /_emporium/websites/{websiteId}/triggers/{topic}',
   ]);
 });

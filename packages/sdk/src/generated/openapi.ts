@@ -339,6 +339,343 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emporium/websites/{websiteId}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site’s injected faults
+         * @description The website’s fault rules, oldest first, with what remains of their counts.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            faults: {
+                                id: string;
+                                websiteId: string;
+                                match: string;
+                                effect: "status" | "latency" | "reset" | "slow_body";
+                                status: number | null;
+                                retryAfter: number | null;
+                                latency: {
+                                    minMs: number;
+                                    maxMs: number;
+                                } | null;
+                                slowBodyMs: number | null;
+                                probability: number;
+                                seed: number;
+                                count: number | null;
+                                remaining: number | null;
+                                until: string | null;
+                                app: string | null;
+                                apiKey: string | null;
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Inject a fault
+         * @description Adds a rule that makes the website’s API requests matching it fail: a status in the API’s error body, added latency, a reset connection or a slowly sent body (docs/testing-your-app.md, "When things go wrong"). Optionally for one app or API key, with a probability and seed, for a count or until a time of the site.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A method and a path pattern, or a path pattern alone for any method: `POST /1.0/commerce/orders*`. `*` matches any run of characters; the pattern must be able to match an API path. */
+                        match: string;
+                        /** @description Answer with this status (429, 500, 502, 503, 504) in the API’s error body. */
+                        status?: number;
+                        /** @description With status 429: the Retry-After seconds (1 by default). */
+                        retryAfter?: number;
+                        /** @description Wait this many ms (800), or a number drawn from a range (`200..900`), then answer as usual. */
+                        latency?: number | string;
+                        /** @description Close the connection without an answer. */
+                        reset?: boolean;
+                        /** @description Send the real answer in small chunks over this many ms. */
+                        slowBody?: number;
+                        /** @description The share of matching requests picked, 0..1 (1 by default). */
+                        probability?: number;
+                        /** @description The seed of the rule’s random numbers, to replay a run (a random one by default). */
+                        seed?: number;
+                        /** @description Only the first `count` faults. */
+                        count?: number;
+                        /** @description Until this time of the site (RFC 3339). */
+                        until?: string;
+                        /** @description Only this app’s requests (its client id). */
+                        app?: string;
+                        /** @description Only the requests with this API key (its id). */
+                        apiKey?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            websiteId: string;
+                            match: string;
+                            effect: "status" | "latency" | "reset" | "slow_body";
+                            status: number | null;
+                            retryAfter: number | null;
+                            latency: {
+                                minMs: number;
+                                maxMs: number;
+                            } | null;
+                            slowBodyMs: number | null;
+                            probability: number;
+                            seed: number;
+                            count: number | null;
+                            remaining: number | null;
+                            until: string | null;
+                            app: string | null;
+                            apiKey: string | null;
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Remove every injected fault of a site */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            removed: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emporium/websites/{websiteId}/faults/{faultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one injected fault */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    websiteId: string;
+                    faultId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            removed: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            type: string;
+                            subtype: string | null;
+                            message: string;
+                            details: null;
+                            contextId: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emporium/websites/{websiteId}/clock": {
         parameters: {
             query?: never;
@@ -9050,7 +9387,7 @@ export interface paths {
         put?: never;
         /**
          * Fulfill an order
-         * @description Adds the shipments and marks the order FULFILLED, sending order.update with update FULFILLED. A FULFILLED order takes more shipments; a CANCELED one is a 400. While another request on the order runs, 409. Emporium sends no e-mail: shouldSendNotification is accepted and has no effect.
+         * @description Adds the shipments and marks the order FULFILLED, sending order.update with update FULFILLED. A FULFILLED order takes more shipments; a CANCELED one is a 400. While another request on the order runs, 409. With shouldSendNotification true the buyer is e-mailed a shipping notice with the shipments (see the store's e-mails: GET /_emporium/websites/{websiteId}/emails); otherwise none.
          */
         post: {
             parameters: {
