@@ -110,7 +110,8 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps }> = asyn
         description:
           'Adds the shipments and marks the order FULFILLED, sending order.update with update FULFILLED. ' +
           'A FULFILLED order takes more shipments; a CANCELED one is a 400. While another request on the ' +
-          'order runs, 409. Emporium sends no e-mail: shouldSendNotification is accepted and has no effect.',
+          'order runs, 409. With shouldSendNotification true the buyer is e-mailed a shipping notice with the ' +
+          "shipments (see the store's e-mails: GET /_emporium/websites/{websiteId}/emails); otherwise none.",
         params: OrderIdParams,
         body: FulfillBody,
         response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 409, 429) },
