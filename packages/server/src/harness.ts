@@ -41,6 +41,7 @@ import {
   type FaultInput,
 } from './faults/faults.service.ts';
 import { listRequests, type LoggedRequest, type StatusClass } from './api-log/requests.service.ts';
+import { emailJson, listEmails, type EmailFilter } from './emails/emails.read.ts';
 
 /*
  * Emporium inside a test process, for @emporium/testing: each instance on a database of its own
@@ -79,6 +80,12 @@ export interface HarnessSite {
 }
 
 export type { ConnectOptions, Connection, HarnessApp } from './harness-consent.ts';
+
+/** An e-mail the store sent (emails()), its times as Dates. */
+export type StoreEmail = Omit<ReturnType<typeof emailJson>, 'createdOn' | 'sentOn'> & {
+  createdOn: Date;
+  sentOn: Date | null;
+};
 
 /** Which of a site's logged requests requests() returns (api-log/requests.service.ts). */
 export interface RequestLogFilter {
@@ -271,6 +278,18 @@ export class Harness {
       statusClass: status,
     });
     return page.requests;
+  }
+
+  /**
+   * The e-mails the website's store sent its shoppers (emails/), oldest first: order
+   * confirmations, shipping and cancellation notices, each in HTML and text with its SMTP status.
+   */
+  async emails(websiteId: string, filter: EmailFilter = {}): Promise<StoreEmail[]> {
+    const rows = await listEmails(this.api.db, websiteId, filter);
+    return rows.map((row) => {
+      const json = emailJson(row);
+      return { ...json, createdOn: row.created_on, sentOn: row.sent_on };
+    });
   }
 
   /**

@@ -118,6 +118,41 @@ export interface SiteTime {
   shiftMs: number;
 }
 
+/** The kinds of e-mail a store sends its shoppers. */
+export type EmailKind = 'order_confirmation' | 'shipping_notice' | 'cancellation_notice';
+
+/** An e-mail the store sent a shopper (emails()). */
+export interface StoreEmail {
+  id: string;
+  websiteId: string;
+  kind: EmailKind;
+  /** The order it tells of. */
+  orderId: string | null;
+  /** The buyer's address. */
+  to: string;
+  subject: string;
+  /** The HTML version, every value of the store and shopper escaped. */
+  html: string;
+  text: string;
+  /** When it was written, in the website's time (with the change it tells of). */
+  createdOn: Date;
+  /** Its SMTP delivery: NOT_SENT unless the instance has SMTP_URL. */
+  status: 'NOT_SENT' | 'PENDING' | 'SENT' | 'FAILED';
+  /** SMTP attempts made. */
+  attempts: number;
+  /** Why the last failed SMTP attempt failed. */
+  lastError: string | null;
+  sentOn: Date | null;
+}
+
+/** Which e-mails emails() returns; every field narrows. */
+export interface EmailFilter {
+  kind?: EmailKind;
+  /** The recipient, whatever its case. */
+  to?: string;
+  orderId?: string;
+}
+
 /** One request of a site's log (requests()): secrets removed, each body cut at 16 KB. */
 export interface LoggedRequest {
   id: string;
@@ -310,6 +345,15 @@ export interface EmporiumInstance {
    */
   requests(websiteId: string, filter?: RequestLogFilter): Promise<LoggedRequest[]>;
   /**
+   * The e-mails the website's store sent its shoppers, oldest first (docs/testing-your-app.md,
+   * "What the store sends: e-mails"): the order confirmation of a checkout or an order.create
+   * trigger, the shipping notice of a fulfillment with `shouldSendNotification: true`, the
+   * cancellation notice of a canceled order, each in HTML and text. Narrow it with `filter` (a
+   * kind, a recipient, an order). Written with the change they tell of: a change that failed
+   * wrote none.
+   */
+  emails(websiteId: string, filter?: EmailFilter): Promise<StoreEmail[]>;
+  /**
    * Injected faults: make the website's API answer with an error status (its error body, with
    * Retry-After for a 429), late, slowly or not at all, for every request or only an app's or a
    * key's, with a probability and seed, for a count or until a time of the site
@@ -354,6 +398,7 @@ interface Harness {
   advanceClock(websiteId: string, by: string | number): Promise<SiteTime>;
   siteTime(websiteId: string): Promise<SiteTime>;
   requests(websiteId: string, filter?: RequestLogFilter): Promise<LoggedRequest[]>;
+  emails(websiteId: string, filter?: EmailFilter): Promise<StoreEmail[]>;
   readonly faults: Faults;
   readonly testControlsToken: string;
   reset(): Promise<void>;
@@ -408,6 +453,7 @@ export async function startEmporium(options: EmporiumOptions = {}): Promise<Empo
     advanceClock: async (websiteId, by) => harness.advanceClock(websiteId, by),
     siteTime: (websiteId) => harness.siteTime(websiteId),
     requests: (websiteId, filter) => harness.requests(websiteId, filter),
+    emails: (websiteId, filter) => harness.emails(websiteId, filter),
     faults: {
       add: (websiteId, rule) => harness.faults.add(websiteId, rule),
       list: (websiteId) => harness.faults.list(websiteId),

@@ -131,6 +131,28 @@ describe('startEmporium() with sites, apps, webhooks and reset', () => {
     await assert.rejects(store.trigger('order.teleport', site.websiteId), /unknown topic "order.teleport"/);
   });
 
+  test('emails() reads what the store sent: the confirmation of a triggered order, then its cancellation notice', async () => {
+    const site = await store.createSite();
+    await store.trigger('product.create', site.websiteId, { sku: 'MAIL-1' });
+    const placed = await store.trigger('order.create', site.websiteId, {
+      sku: 'MAIL-1',
+      email: 'buyer@example.com',
+    });
+    const orderId = String(placed.changed.orderId);
+    const [confirmation, ...more] = await store.emails(site.websiteId);
+    assert.equal(more.length, 0);
+    assert.equal(confirmation!.kind, 'order_confirmation');
+    assert.equal(confirmation!.to, 'buyer@example.com');
+    assert.equal(confirmation!.orderId, orderId);
+    assert.equal(confirmation!.status, 'NOT_SENT');
+    assert.ok(confirmation!.createdOn instanceof Date);
+    assert.match(confirmation!.text, new RegExp(`#${placed.changed.orderNumber}`));
+    await store.trigger('order.update', site.websiteId, { orderId, action: 'CANCELED' });
+    const notices = await store.emails(site.websiteId, { kind: 'cancellation_notice', orderId });
+    assert.equal(notices.length, 1);
+    assert.deepEqual(await store.emails(site.websiteId, { to: 'nobody@example.com' }), []);
+  });
+
   test("advanceClock() moves a site's time ahead: its access token expires, its refresh token still works", async () => {
     const site = await store.createSite();
     const app = await store.registerApp();
