@@ -16,8 +16,8 @@ import { clientCache, type ClientCache } from './oauth/client-cache.ts';
 import { cursorCodec, type CursorCodec } from './pagination/cursor.ts';
 import type { WebhookSettings } from './webhooks/delivery.ts';
 import { siteClocks } from './sites/site-clocks.ts';
-import { FaultRules } from './faults/fault-rules.ts';
 import { emailSettings, type EmailSettings } from './emails/email-settings.ts';
+import { FaultRules } from './faults/fault-rules.ts';
 
 /*
  * The dependencies of the HTTP application and of the services it calls, in a module of their
@@ -55,9 +55,9 @@ export interface AppDeps {
   csrfKey: Buffer;
   /** How webhook notifications are signed and sent. */
   webhooks: WebhookSettings;
-  /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
   /** How the store's e-mails are sent; unset, kept only (no SMTP_URL). */
   emails?: EmailSettings;
+  /** Shared rate-limit counts (REDIS_URL); unset, each instance counts alone. */
   redis?: Redis;
   /** The process's metrics (processMetrics below); unset, apiDeps makes them without Node's process metrics. */
   metrics?: Metrics;
@@ -83,9 +83,9 @@ export interface ApiDeps {
   /** Registered OAuth clients, so most token requests need no query to authenticate theirs. */
   clients: ClientCache;
   webhooks: WebhookSettings;
-  orders: OrderCaches;
   /** Whether and how the store's e-mails are sent over SMTP. */
   emails: EmailSettings;
+  orders: OrderCaches;
   /** Orders a website may import a hour through API keys. */
   orderImportsPerHour: number;
   /** Counts and timings for /metrics. */
@@ -107,10 +107,10 @@ export function apiDeps(deps: Omit<AppDeps, 'csrfKey'>): ApiDeps {
     storage: deps.storage,
     jobs: deps.jobs,
     webhooks: deps.webhooks,
+    emails: deps.emails ?? emailSettings({ smtpFrom: '' }),
     tokens: accessTokenCache(deps.changes),
     clients: clientCache(deps.changes),
     orders: orderCaches(deps.changes),
-    emails: deps.emails ?? emailSettings({ smtpFrom: '' }),
     orderImportsPerHour: deps.config.orderImportsPerHour ?? DEFAULT_ORDER_IMPORTS_PER_HOUR,
     metrics: deps.metrics ?? processMetrics(deps, false),
     faults: new FaultRules(deps.db, deps.changes),
