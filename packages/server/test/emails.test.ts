@@ -216,16 +216,25 @@ describe('the owner pages of e-mails', () => {
 
     const one = await owner.get(`/sites/${site.websiteId}/emails/${notice.id}`);
     assert.equal(one.statusCode, 200, one.body);
-    const srcdoc = /<iframe[^>]*\ssandbox\s[^>]*srcdoc="([^"]*)"/.exec(one.body)?.[1];
-    assert.ok(srcdoc, one.body);
-    // Escaped once for the attribute, over the e-mail's own escaping of the product's name.
-    assert.ok(srcdoc.includes('Mug &amp;lt;b&amp;gt;bold&amp;lt;/b&amp;gt;'), srcdoc);
+    const frame = /<iframe[^>]*\ssandbox\s[^>]*src="([^"]*)"/.exec(one.body)?.[1];
+    assert.equal(frame, `/sites/${site.websiteId}/emails/${notice.id}/html`, one.body);
     assert.ok(!/<iframe[^>]*allow-/.test(one.body));
     assert.match(one.body, /<pre class="email">[^<]*TRACK-42/);
+    // The frame's document: the e-mail with its inline styles allowed, and nothing else.
+    const shown = await owner.get(frame);
+    assert.equal(shown.statusCode, 200);
+    assert.match(String(shown.headers['content-type']), /^text\/html/);
+    assert.ok(shown.body.includes('Mug &lt;b&gt;bold&lt;/b&gt;'), shown.body);
+    const policy = String(shown.headers['content-security-policy']);
+    assert.match(policy, /default-src 'none'/);
+    assert.match(policy, /style-src 'unsafe-inline'/);
+    assert.match(policy, /(^|; )sandbox(;|$)/);
+    assert.match(policy, /frame-ancestors 'self'/);
 
     const stranger = await signedInOwner(ctx, await ctx.site());
     assert.equal((await stranger.get(`/sites/${site.websiteId}/emails`)).statusCode, 404);
     assert.equal((await stranger.get(`/sites/${site.websiteId}/emails/${notice.id}`)).statusCode, 404);
+    assert.equal((await stranger.get(frame)).statusCode, 404);
   });
 
   test('unticked, the fulfil form sends no notice', async () => {
