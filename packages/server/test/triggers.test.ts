@@ -110,6 +110,15 @@ describe('a trigger makes the real change and the subscribed app receives its no
     assert.match(fulfilled.fulfillments[0].trackingNumber, /^9400\d+$/);
     const untouched = (await app.call('GET', `${ORDERS}/${older.changed.orderId}`)).json();
     assert.equal(untouched.fulfillmentStatus, 'PENDING');
+    // The buyer is told, as the owner's fulfil form tells by default.
+    const notices = await ctx.db
+      .selectFrom('emails')
+      .select('text')
+      .where('order_id', '=', String(newer.changed.orderId))
+      .where('kind', '=', 'shipping_notice')
+      .execute();
+    assert.equal(notices.length, 1);
+    assert.ok(notices[0]!.text.includes(fulfilled.fulfillments[0].trackingNumber));
   });
 
   test('order.update CANCELED cancels the order named and puts its items back in stock', async () => {

@@ -132,7 +132,11 @@ const orderUpdate: TopicTrigger = {
     }
     const orderId = await pendingOrder(deps, websiteId, options.orderId);
     if (action === 'FULFILLED') {
-      await fulfillOrder(deps, websiteId, orderId, { shipments: [shipment(deps, websiteId)] });
+      // As the owner's fulfil form does by default: the buyer is e-mailed a shipping notice.
+      await fulfillOrder(deps, websiteId, orderId, {
+        shipments: [shipment(deps, websiteId)],
+        shouldSendNotification: true,
+      });
       const changed = { orderId, fulfillmentStatus: action };
       return { changed, data: { orderId, update: action } };
     }
