@@ -7,6 +7,7 @@ import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { AccessTokenCache } from '../oauth/access-tokens.ts';
 import type { ClientCache } from '../oauth/client-cache.ts';
+import type { FaultRules } from '../faults/fault-rules.ts';
 import type { Sessions } from './session.ts';
 
 /** What the owner pages' routes receive. */
@@ -24,7 +25,7 @@ export interface AdminDeps {
   /** Sign-in, sign-up and consent posts a client address may make a minute (AZ-6, AB-1). */
   signInPerMinute: number;
   /** The services' dependencies, caches included, that the order and product pages share with the API. */
-  commerce: OrderDeps & { storage: ImageStorage; cursors: CursorCodec };
+  commerce: OrderDeps & { storage: ImageStorage; cursors: CursorCodec; faults: FaultRules };
 }
 
 /** Any origin will do: a path resolved against it stays on this service whatever its address. */

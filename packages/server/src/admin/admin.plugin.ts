@@ -13,6 +13,7 @@ import { adminContactsRoutes } from './customers/contacts.routes.ts';
 import { adminDiscountsRoutes } from './discounts/discounts.routes.ts';
 import { adminDeveloperAppsRoutes, registerIconRoute } from './developers/developer-apps.routes.ts';
 import { adminExtensionsRoutes } from './developers/extensions.routes.ts';
+import { adminFaultsRoutes } from './developers/faults.routes.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { adminOrdersRoutes } from './orders/orders.routes.ts';
@@ -120,6 +121,7 @@ export const adminPages: FastifyPluginAsync<{
     await pages.register(adminApiKeysRoutes, { deps: adminDeps });
     await pages.register(adminDeveloperAppsRoutes, { deps: adminDeps });
     await pages.register(adminExtensionsRoutes, { deps: adminDeps });
+    await pages.register(adminFaultsRoutes, { deps: adminDeps });
     await pages.register(adminConsentRoutes, { deps: adminDeps });
   });
 };
