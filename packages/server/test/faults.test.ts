@@ -8,6 +8,7 @@ import {
   removeFault,
   type FaultInput,
 } from '../src/faults/faults.service.ts';
+import { listRequests } from '../src/api-log/requests.service.ts';
 import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { SCOPES } from '../src/shared/scopes.ts';
 import { advanceClock } from '../src/testing/site-clock.ts';
@@ -58,6 +59,25 @@ describe('a status fault', () => {
     assert.equal(typeof body.contextId, 'string');
     // Another path, another method: untouched.
     assert.equal((await site.call({ method: 'GET', url: '/1.0/commerce/store_pages' })).statusCode, 200);
+  });
+
+  test('the request log marks the answer as an injected fault, and a request the rule spared as none', async () => {
+    const site = await ctx.site();
+    await add(site.websiteId, { match: 'GET /1.1/commerce/products', status: 503, count: 1 });
+    const faulted = await products(site);
+    const spared = await products(site);
+    assert.deepEqual([faulted.statusCode, spared.statusCode], [503, 200]);
+    await ctx.app.apiLog.flush();
+    const { requests } = await listRequests(ctx.db, site.websiteId, { path: '/1.1/commerce/products' });
+    // Newest first.
+    assert.deepEqual(
+      requests.map((r) => [r.status, r.fault]),
+      [
+        [200, null],
+        [503, 'status 503'],
+      ],
+    );
+    assert.equal(requests[1]!.contextId, faulted.json().contextId);
   });
 
   test('429 carries Retry-After; 500, 502 and 504 their status', async () => {
