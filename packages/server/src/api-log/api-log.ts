@@ -24,6 +24,13 @@ export const MAX_BUFFERED = 20_000;
 export const BATCH_ROWS = 500;
 /** How long a line waits, at most, before its batch is written. */
 export const FLUSH_MS = 200;
+/**
+ * Lines an instance keeps a second, after a burst of BURST_LINES: far more than an app's test
+ * suite makes, and a bound on what the log costs a service under load (bench/README.md, "The
+ * request log"); beyond, lines are dropped and counted.
+ */
+export const LINES_PER_SECOND = 200;
+export const BURST_LINES = 2_000;
 
 /** One request as the hooks saw it: references only, turned into a row when its batch is written. */
 interface Line {
@@ -75,8 +82,11 @@ export class ApiLog {
   private pending: Line[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
-  /** Lines lost: the buffer full, or their batch refused. */
+  /** Lines lost: over the rate, the buffer full, or their batch refused. */
   dropped = 0;
+  /** Lines that may be kept now (a token bucket of LINES_PER_SECOND), and when it was counted. */
+  private allowance = BURST_LINES;
+  private refilled = Date.now();
 
   constructor(private readonly options: ApiLogOptions) {}
 
@@ -164,10 +174,17 @@ export class ApiLog {
   }
 
   private push(line: Line): void {
-    if (this.pending.length >= MAX_BUFFERED) {
+    const now = Date.now();
+    this.allowance = Math.min(
+      BURST_LINES,
+      this.allowance + ((now - this.refilled) * LINES_PER_SECOND) / 1000,
+    );
+    this.refilled = now;
+    if (this.allowance < 1 || this.pending.length >= MAX_BUFFERED) {
       this.drop(1);
       return;
     }
+    this.allowance -= 1;
     this.pending.push(line);
     if (this.pending.length >= BATCH_ROWS) void this.flush();
     else if (!this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_MS).unref();

@@ -1,5 +1,7 @@
 /** What the log keeps of a body: 16 KB, the rest cut off (and the cut marked). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
+/** Texts longer than this are cut first and redacted as text (storedBody). */
+const LONG_TEXT = 4 * BODY_LIMIT_BYTES;
 
 export const REDACTED = '[redacted]';
 
@@ -73,7 +75,13 @@ export function redactValue(value: unknown): unknown {
 /** `key=value` pairs of a form or query text whose key names a secret. */
 const FORM_PAIR = /(^|[&?;\s])([^=&?;\s]+)=([^&;\s]*)/g;
 
-/** A text body: JSON is redacted by its keys; any other text by `key=value` pairs and card numbers. */
+/** `"key": "value"` or `"key": 123` in JSON text, the value's string possibly cut short at the end. */
+const JSON_PAIR = /"((?:[^"\\]|\\.){1,100})"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$)|-?\d+)/g;
+
+/**
+ * A text body: JSON is redacted by its keys; any other text (JSON cut short among it) by its
+ * `"key": value` and `key=value` pairs whose key names a secret, and by card numbers.
+ */
 export function redactText(text: string): string {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
@@ -83,8 +91,13 @@ export function redactText(text: string): string {
       // not JSON after all: redacted as text below
     }
   }
-  const pairs = text.includes('=')
-    ? text.replace(FORM_PAIR, (all, lead: string, key: string) => {
+  const json = text.includes('"')
+    ? text.replace(JSON_PAIR, (all, key: string, colon: string) =>
+        isSecretKey(key) ? `"${key}"${colon}"${REDACTED}"` : all,
+      )
+    : text;
+  const pairs = json.includes('=')
+    ? json.replace(FORM_PAIR, (all, lead: string, key: string) => {
         let name = key;
         try {
           name = decodeURIComponent(key);
@@ -93,7 +106,7 @@ export function redactText(text: string): string {
         }
         return isSecretKey(name) ? `${lead}${key}=${REDACTED}` : all;
       })
-    : text;
+    : json;
   return redactCardNumbers(pairs);
 }
 
@@ -109,9 +122,16 @@ export interface StoredBody {
 export function storedBody(body: unknown): StoredBody {
   if (body === undefined || body === null || body === '') return { text: null, cut: false };
   let text: string;
-  if (typeof body === 'string') text = redactText(body);
-  else if (Buffer.isBuffer(body)) text = redactText(body.toString('utf8'));
-  else if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function')
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    // A long answer (a page of products) is cut before it is redacted, as text: parsing all of
+    // it to keep 16 KB cost more than the request it logs.
+    const raw = typeof body === 'string' ? body : body.toString('utf8');
+    if (raw.length > LONG_TEXT) {
+      const kept = cut(raw);
+      return { text: cut(redactText(kept.text!)).text, cut: true };
+    }
+    text = redactText(raw);
+  } else if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function')
     return { text: '[stream]', cut: false };
   else text = JSON.stringify(redactValue(body)) ?? String(body);
   return cut(text);
