@@ -1,3 +1,4 @@
+import { basicCredentials } from '../http/basic-credentials.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -121,7 +122,7 @@ export class ApiLog {
     if (!this.enabled) return;
     this.keepPayload(app);
     app.addHook('onResponse', (request, reply, done) => {
-      const clientId = basicClientId(request.headers.authorization);
+      const clientId = basicCredentials(request.headers.authorization)?.clientId;
       if (clientId) {
         this.push(
           this.line(request, reply, undefined, this.options.clock.now().getTime(), 'oauth', clientId),
@@ -235,20 +236,6 @@ export class ApiLog {
       });
     }
     if (rows.length) await db.insertInto('api_requests').values(rows).execute();
-  }
-}
-
-/** The client id of `Authorization: Basic` (token requests); the secret is never decoded apart. */
-function basicClientId(header: string | undefined): string | undefined {
-  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 1) return undefined;
-  try {
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,3 +1,4 @@
+import { basicCredentials } from '../http/basic-credentials.ts';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Credential } from '../http/credential.ts';
@@ -68,7 +69,7 @@ export function registerApiFaults(app: FastifyInstance, deps: InjectDeps): void 
  */
 export function registerTokenFaults(app: FastifyInstance, deps: InjectDeps, path: string): void {
   const hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const clientId = presentedClient(request.headers.authorization);
+    const clientId = basicCredentials(request.headers.authorization)?.clientId;
     if (!clientId) return done();
     if (deps.faults.isReady && !deps.faults.ofClient(clientId)) return done();
     inject(deps, request, reply, { clientId }, 'token').then(() => done(), done);
@@ -78,19 +79,6 @@ export function registerTokenFaults(app: FastifyInstance, deps: InjectDeps, path
     route.preHandler = [route.preHandler ?? [], hook].flat();
     route.onSend = [route.onSend ?? [], slowBody].flat();
   });
-}
-
-function presentedClient(authorization: string | undefined): string | undefined {
-  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(authorization ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 1) return undefined;
-  try {
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Finds the first rule that picks the request and applies it; resolves when the request may go on. */

@@ -1,3 +1,4 @@
+import { basicCredentials } from '../http/basic-credentials.ts';
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { DomainError, OAuthError, RateLimited } from '../shared/errors.ts';
@@ -19,28 +20,14 @@ const GRANTS = {
 const unknownClient = () => new OAuthError('invalid_client', 'client authentication failed');
 
 /** Percent-decoding of RFC 6749 2.3.1 (form encoding): `+` is a space. */
-function formDecode(value: string): string {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    throw unknownClient();
-  }
-}
-
 /**
  * The client id and secret of `Authorization: Basic` (the only way accepted, security TE-1,
  * TE-3); anything missing or malformed is `invalid_client`, never a crash.
  */
-function basicCredentials(request: FastifyRequest): { clientId: string; clientSecret: string } {
-  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(request.headers.authorization ?? '');
-  if (!match) throw unknownClient();
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 1) throw unknownClient();
-  return {
-    clientId: formDecode(decoded.slice(0, colon)),
-    clientSecret: formDecode(decoded.slice(colon + 1)),
-  };
+function presentedClient(request: FastifyRequest): { clientId: string; clientSecret: string } {
+  const credentials = basicCredentials(request.headers.authorization);
+  if (!credentials) throw unknownClient();
+  return credentials;
 }
 
 /** Fastify's own errors (body size, content type, parsing) in the endpoint's RFC 6749 shape. */
@@ -105,7 +92,7 @@ export const tokenRoutes: FastifyPluginAsync<{
       },
     },
     async (request, reply) => {
-      const { clientId, clientSecret } = basicCredentials(request);
+      const { clientId, clientSecret } = presentedClient(request);
       const tokenRequest: TokenRequest = {
         fields: (request.body as Record<string, string> | undefined) ?? {},
         ip: request.ip,
