@@ -50,7 +50,7 @@ function fulfillForm(
       <label>Ship date <input type="date" name="shipDate" value="${form.shipDate}" required /></label>
       <label
         ><input type="checkbox" name="notify" value="1" ${form.notify ? 'checked' : ''} /> E-mail the buyer a
-        shipping notice with the tracking number</label
+        shipping notice</label
       >
       <div class="actions">
         <button>${more ? 'Add shipment' : 'Mark as fulfilled'}</button>
