@@ -246,7 +246,9 @@ export async function restoreData(pool: pg.Pool, { empty = false } = {}): Promis
   await inOneTrip(pool, [
     `TRUNCATE ${tables.map((t) => `public.${t}`).join(', ')}`,
     ...(empty ? [] : tables).map(
-      (table) => `INSERT INTO public.${table} SELECT * FROM ${SNAPSHOT_SCHEMA}.${table}`,
+      // OVERRIDING SYSTEM VALUE: rows keep their ids, in identity columns too (the request log's).
+      (table) =>
+        `INSERT INTO public.${table} OVERRIDING SYSTEM VALUE SELECT * FROM ${SNAPSHOT_SCHEMA}.${table}`,
     ),
   ]);
 }
