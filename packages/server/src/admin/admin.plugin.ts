@@ -17,6 +17,7 @@ import { adminFaultsRoutes } from './developers/faults.routes.ts';
 import { html } from '../pages/html.ts';
 import { page, sendPage } from './layout.ts';
 import { adminOrdersRoutes } from './orders/orders.routes.ts';
+import { adminOrderChangesRoutes } from './orders/order-changes.routes.ts';
 import { SignInRequired } from './owner.ts';
 import { adminProductsRoutes } from './products/products.routes.ts';
 import { Sessions, type SessionDeps } from './session.ts';
@@ -112,6 +113,7 @@ export const adminPages: FastifyPluginAsync<{
     await pages.register(adminAccountRoutes, { deps: adminDeps });
     await pages.register(adminSitesRoutes, { deps: adminDeps });
     await pages.register(adminOrdersRoutes, { deps: adminDeps });
+    await pages.register(adminOrderChangesRoutes, { deps: adminDeps });
     await pages.register(adminEmailsRoutes, { deps: adminDeps });
     await pages.register(adminProductsRoutes, { deps: adminDeps });
     await pages.register(adminContactsRoutes, { deps: adminDeps });

@@ -15,10 +15,15 @@ export interface FulfillForm {
   notify: boolean;
 }
 
-/** The form whose answer failed, and why: shown above that form. */
+/** The form whose answer failed, and why: shown above that form (pending, email: order-changes.views.ts). */
 export interface FormError {
-  form: 'fulfill' | 'cancel';
+  form: 'fulfill' | 'cancel' | 'pending' | 'email';
   message: string;
+}
+
+/** The fulfil form as a page first shows it: one shipment, shipped `today`, the buyer notified. */
+export function blankFulfillForm(today: string): FulfillForm {
+  return { carrierName: '', service: '', trackingNumber: '', trackingUrl: '', shipDate: today, notify: true };
 }
 
 function fulfillForm(
@@ -118,7 +123,7 @@ export function orderActions(
   const error = (form: FormError['form']) => (view.error?.form === form ? view.error.message : undefined);
   switch (order.fulfillmentStatus) {
     case 'CANCELED':
-      return html`${notice(view.error?.message)}
+      return html`${notice(error('fulfill') ?? error('cancel'))}
         <p>This order was canceled; it cannot be shipped.</p>`;
     case 'FULFILLED':
       return html`${fulfillForm(site, order, view.csrf, view.form, error('fulfill'))}

@@ -7,16 +7,19 @@ import { tableBox, when } from '../layout.ts';
 import { orderActions, type FulfillForm, type FormError } from './order-actions.views.ts';
 import { money, PAYMENT_WORDS, STATUS_WORDS } from './orders.views.ts';
 import { notice } from '../../pages/notice.ts';
+import { buyerEmailForm, markPendingForm } from './order-changes.views.ts';
 
 /** An order's page for its owner: lines, totals, addresses, shipments, and what can be done. */
 
 /** The message after a change, from the redirect's query (`?fulfilled=1`, `?canceled=1`). */
-export type Done = 'fulfilled' | 'canceled' | 'restocked';
+export type Done = 'fulfilled' | 'canceled' | 'restocked' | 'pending' | 'email';
 
 const DONE_WORDS: Record<Done, string> = {
   fulfilled: 'The shipment was saved and the order marked fulfilled.',
   canceled: 'The order was canceled.',
   restocked: 'The order was canceled and its items put back in stock.',
+  pending: 'The order was marked pending.',
+  email: 'The buyer’s e-mail was changed.',
 };
 
 function address(title: string, a: AddressJson | null): Html {
@@ -33,7 +36,7 @@ function address(title: string, a: AddressJson | null): Html {
 export function orderBody(
   site: WebsitesTable,
   order: OwnerOrder,
-  view: { csrf: string; form: FulfillForm; restock: boolean; error?: FormError; done?: Done },
+  view: { csrf: string; form: FulfillForm; restock: boolean; error?: FormError; done?: Done; email?: string },
 ): Html {
   const lines = tableBox(
     'Items',
@@ -133,7 +136,8 @@ export function orderBody(
     )}
     <h2>Customer</h2>
     <p>${order.customerEmail ?? 'No e-mail given.'}</p>
-    ${address('Billing address', order.billingAddress)} ${address('Shipping address', order.shippingAddress)}
+    ${buyerEmailForm(site, order, view)} ${address('Billing address', order.billingAddress)}
+    ${address('Shipping address', order.shippingAddress)}
     <h2>Shipments</h2>
-    ${shipments} ${orderActions(site, order, view)}`;
+    ${shipments} ${orderActions(site, order, view)} ${markPendingForm(site, order, view)}`;
 }

@@ -5,7 +5,7 @@ import { fulfillOrder } from '../../orders/orders.service.ts';
 import type { WebsitesTable } from '../../db/schema.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { page, sendPage } from '../layout.ts';
-import type { FormError, FulfillForm } from './order-actions.views.ts';
+import { blankFulfillForm, type FormError, type FulfillForm } from './order-actions.views.ts';
 import { orderBody, type Done } from './order-page.views.ts';
 import { ordersListBody, type ListFilters } from './orders.views.ts';
 import { ownedWebsite } from '../../sites/websites.service.ts';
@@ -15,7 +15,7 @@ import type { AdminDeps } from '../admin-deps.ts';
 import { field } from '../../pages/forms.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DONE: Done[] = ['fulfilled', 'canceled', 'restocked'];
+const DONE: Done[] = ['fulfilled', 'canceled', 'restocked', 'pending', 'email'];
 
 /** A query parameter given once; a repeated one counts as absent rather than guessed at. */
 function param(request: FastifyRequest, name: string): string {
@@ -70,14 +70,7 @@ export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
   ) {
     const owner = ownerOf(request);
     const csrf = request.browser.csrf;
-    const form = view.form ?? {
-      carrierName: '',
-      service: '',
-      trackingNumber: '',
-      trackingUrl: '',
-      shipDate: deps.clock.now(site.id).toISOString().slice(0, 10),
-      notify: true,
-    };
+    const form = view.form ?? blankFulfillForm(deps.clock.now(site.id).toISOString().slice(0, 10));
     const body = orderBody(site, order, {
       ...view,
       csrf,
