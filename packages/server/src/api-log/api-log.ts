@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { ShiftedClock } from '../shared/clock.ts';
-import { digest } from '../shared/secrets.ts';
 import { storedBody } from './redact.ts';
+import { tokenWebsites } from './token-websites.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -237,82 +237,4 @@ export class ApiLog {
     }
     if (rows.length) await db.insertInto('api_requests').values(rows).execute();
   }
-}
-
-/** The secret a token request's line leads to its grant by: the access token issued, or the code or refresh token presented. */
-function grantSecret(line: Line): { table: 'access' | 'code' | 'refresh'; digest: Buffer } | undefined {
-  const issued = parseJson(line.responseBody);
-  if (typeof issued?.access_token === 'string')
-    return { table: 'access', digest: digest(issued.access_token) };
-  const fields = (line.requestBody ?? {}) as Record<string, unknown>;
-  if (typeof fields.code === 'string' && fields.code) return { table: 'code', digest: digest(fields.code) };
-  if (typeof fields.refresh_token === 'string' && fields.refresh_token)
-    return { table: 'refresh', digest: digest(fields.refresh_token) };
-  return undefined;
-}
-
-function parseJson(payload: unknown): Record<string, unknown> | undefined {
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return undefined;
-  try {
-    const value: unknown = JSON.parse(String(payload));
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The website of each token request of a batch: its grant's, when the grant belongs to the
- * client that asked (a client presenting another's code is logged nowhere).
- */
-async function tokenWebsites(db: Db, batch: Line[]): Promise<Map<Line, string>> {
-  const found = new Map<Line, string>();
-  const wanted = batch.flatMap((line) => {
-    if (line.websiteId !== undefined) return [];
-    const secret = grantSecret(line);
-    return secret ? [{ line, ...secret }] : [];
-  });
-  if (!wanted.length) return found;
-  const digests = (table: string) => wanted.filter((w) => w.table === table).map((w) => w.digest);
-  const [access, codes, refresh] = await Promise.all([
-    lookup(digests('access'), () =>
-      db
-        .selectFrom('oauth_access_tokens as t')
-        .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-        .select(['t.token_digest as digest', 'g.website_id', 'g.client_id'])
-        .where('t.token_digest', 'in', digests('access'))
-        .execute(),
-    ),
-    lookup(digests('code'), () =>
-      db
-        .selectFrom('oauth_grants as g')
-        .select(['g.code_digest as digest', 'g.website_id', 'g.client_id'])
-        .where('g.code_digest', 'in', digests('code'))
-        .execute(),
-    ),
-    lookup(digests('refresh'), () =>
-      db
-        .selectFrom('oauth_refresh_tokens as r')
-        .innerJoin('oauth_grants as g', 'g.id', 'r.grant_id')
-        .select(['r.token_digest as digest', 'g.website_id', 'g.client_id'])
-        .where('r.token_digest', 'in', digests('refresh'))
-        .execute(),
-    ),
-  ]);
-  const byTable = { access, code: codes, refresh };
-  for (const want of wanted) {
-    const grant = byTable[want.table].get(want.digest.toString('hex'));
-    if (grant && grant.client_id === want.line.credentialId) found.set(want.line, grant.website_id);
-  }
-  return found;
-}
-
-type GrantRow = { digest: Buffer; website_id: string; client_id: string };
-
-async function lookup(
-  digests: Buffer[],
-  query: () => Promise<GrantRow[]>,
-): Promise<Map<string, { website_id: string; client_id: string }>> {
-  if (!digests.length) return new Map();
-  return new Map((await query()).map((row) => [row.digest.toString('hex'), row]));
 }
