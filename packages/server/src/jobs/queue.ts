@@ -2,7 +2,11 @@ import PgBoss from 'pg-boss';
 import pg from 'pg';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { EMAIL_JOB, EmailQueue, type EmailJobData } from './email-queue.ts';
 import { WorkerLock } from './worker-lock.ts';
+
+// The payload of the e-mail jobs, which their sender (emails/sending.ts) takes from the queue's module.
+export type { EmailJobData } from './email-queue.ts';
 
 /** Job names and their payloads. */
 export const IMAGE_JOB = 'image.process';
@@ -23,14 +27,6 @@ export interface ImageJobHolder {
 export const WEBHOOK_JOB = 'webhook.deliver';
 export interface WebhookJobData {
   deliveryId: string;
-  /** The attempt this job makes; a job whose attempt was already made does nothing. */
-  attempt: number;
-}
-
-/** One attempt at sending a store's e-mail over SMTP (emails/sending.ts); a failed one queues the next. */
-export const EMAIL_JOB = 'email.send';
-export interface EmailJobData {
-  emailId: string;
   /** The attempt this job makes; a job whose attempt was already made does nothing. */
   attempt: number;
 }
@@ -60,7 +56,7 @@ export class Jobs {
   private readonly boss: PgBoss;
   private readonly imageWorkers: string[] = [];
   private readonly webhookWorkers: string[] = [];
-  private readonly emailWorkers: string[] = [];
+  private readonly emails: EmailQueue;
   private workerLock: WorkerLock | undefined;
 
   /**
@@ -81,6 +77,7 @@ export class Jobs {
       maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
     });
     this.boss.on('error', () => {}); // reconnects by itself; a job in flight is retried
+    this.emails = new EmailQueue(this.boss);
   }
 
   async start(): Promise<void> {
@@ -92,6 +89,8 @@ export class Jobs {
     await oneAtATime(this.databaseUrl, this.setupWaitMs, () => this.setUpQueues());
   }
 
+  // Every queue is set up here, the e-mail queue too: the harness's cached cluster, which holds
+  // the queues, is named by a digest of this file (harness-cluster.ts).
   private async setUpQueues(): Promise<void> {
     await this.boss.createQueue(IMAGE_FAILED_JOB, { name: IMAGE_FAILED_JOB, ...IMAGE_RETRIES });
     const queue = {
@@ -166,34 +165,17 @@ export class Jobs {
 
   /** Queues an e-mail's SMTP attempt in the caller's transaction, after its delay (database clock). */
   async enqueueEmail(trx: Db, data: EmailJobData & { startAfterSeconds?: number }): Promise<void> {
-    const { startAfterSeconds = 0, ...job } = data;
-    await this.boss.insert([{ name: EMAIL_JOB, data: job, startAfter: `${startAfterSeconds} seconds` }], {
-      db: executor(trx),
-    });
+    await this.emails.enqueue(executor(trx), data);
   }
 
-  /**
-   * Runs e-mail attempts: `workers` pollers, one e-mail each at a time. `send` throws only when
-   * the database failed (a failed SMTP attempt queues its own next one); the job is then retried.
-   */
+  /** Runs e-mail attempts: `workers` pollers, one e-mail each at a time (EmailQueue.work). */
   async workEmails(workers: number, send: (data: EmailJobData) => Promise<void>): Promise<void> {
-    for (let i = 0; i < workers; i++) {
-      const id: string = await this.boss.work<EmailJobData>(
-        EMAIL_JOB,
-        { batchSize: 1, pollingIntervalSeconds: 0.5 },
-        async ([job]) => {
-          if (!job) return;
-          await send(job.data);
-          this.boss.notifyWorker(id); // more may be waiting: see workImages
-        },
-      );
-      this.emailWorkers.push(id);
-    }
+    await this.emails.work(workers, send);
   }
 
   /** Wakes this process's idle e-mail workers once queued e-mails have committed. */
   wakeEmailWorkers(): void {
-    for (const id of this.emailWorkers) this.boss.notifyWorker(id);
+    this.emails.wake();
   }
 
   /**
