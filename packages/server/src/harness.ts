@@ -16,6 +16,8 @@ import {
 import { HarnessError } from './harness-browser.ts';
 import * as consent from './harness-consent.ts';
 import type { ConnectOptions, Connection, ConsentInstance, HarnessApp } from './harness-consent.ts';
+import * as controls from './harness-controls.ts';
+import type { HarnessFaults, RequestLogFilter, StoreEmail } from './harness-controls.ts';
 import { startInstance, type Instance } from './instance.ts';
 import { FileImageStorage } from './media/storage.ts';
 import { createClient } from './oauth/clients.service.ts';
@@ -27,27 +29,19 @@ import { createApiKey } from './sites/api-keys.service.ts';
 import { createOwner } from './sites/owners.service.ts';
 import { findWebsite } from './sites/websites.repo.ts';
 import { trigger, type Triggered, type TriggerOptions } from './testing/triggers.ts';
-import { parseDuration } from './shared/duration.ts';
 import { loadShifts } from './sites/site-clocks.ts';
-import { advanceClock, siteTime, type SiteTime } from './testing/site-clock.ts';
+import type { SiteTime } from './testing/site-clock.ts';
 import { loadFixture, type LoadedSite } from './testing/fixtures/load-fixture.ts';
 import { createWebsite } from './sites/websites.service.ts';
-import {
-  addFault,
-  clearFaults,
-  listFaults,
-  removeFault,
-  type Fault,
-  type FaultInput,
-} from './faults/faults.service.ts';
-import { listRequests, type LoggedRequest, type StatusClass } from './api-log/requests.service.ts';
-import { emailJson, listEmails, type EmailFilter } from './emails/emails.read.ts';
+import type { LoggedRequest } from './api-log/requests.service.ts';
+import type { EmailFilter } from './emails/emails.read.ts';
 
 /*
  * Emporium inside a test process, for @emporium/testing: each instance on a database of its own
  * (harness-database.ts), on a free port of 127.0.0.1, with its workers in the process. The
  * helpers act as a site owner and a developer would, through the services and, for consent,
- * through the owner's pages over HTTP (harness-consent.ts).
+ * through the owner's pages over HTTP (harness-consent.ts); the test controls (clock, faults,
+ * request log, e-mails) are in harness-controls.ts.
  */
 
 export interface HarnessOptions {
@@ -80,26 +74,7 @@ export interface HarnessSite {
 }
 
 export type { ConnectOptions, Connection, HarnessApp } from './harness-consent.ts';
-
-/** An e-mail the store sent (emails()), its times as Dates. */
-export type StoreEmail = Omit<ReturnType<typeof emailJson>, 'createdOn' | 'sentOn'> & {
-  createdOn: Date;
-  sentOn: Date | null;
-};
-
-/** Which of a site's logged requests requests() returns (api-log/requests.service.ts). */
-export interface RequestLogFilter {
-  /** An app's requests, by its client id. */
-  app?: string;
-  /** An API key's requests, by its id. */
-  apiKey?: string;
-  status?: StatusClass;
-  /** Paths (with their query) that start with this. */
-  path?: string;
-  contextId?: string;
-  /** At most 100; 50 by default. */
-  limit?: number;
-}
+export type { RequestLogFilter, StoreEmail } from './harness-controls.ts';
 
 /** Sign-ins and consent answers a minute: the harness answers as fast as a test asks. */
 const HARNESS_SIGN_INS_PER_MINUTE = 1_000_000;
@@ -124,6 +99,7 @@ export class Harness {
     this.url = config.baseUrl;
     this.instance = started.instance;
     this.handle = started.handle;
+    this.faults = controls.faults(this.instance);
   }
 
   static async start(options: HarnessOptions = {}): Promise<Harness> {
@@ -256,53 +232,35 @@ export class Harness {
    * retries that fell due are sent, and what it writes carries the later time.
    */
   async advanceClock(websiteId: string, by: string | number): Promise<SiteTime> {
-    const ms = typeof by === 'number' ? by : parseDuration(by, 'by');
-    return advanceClock(this.api, websiteId, ms, 'harness');
+    return controls.advanceClock(this.instance, websiteId, by);
   }
 
   /** The website's time now, and how far it runs ahead of the service's. */
   siteTime(websiteId: string): Promise<SiteTime> {
-    return siteTime(this.api, websiteId);
+    return controls.siteTime(this.instance, websiteId);
   }
 
   /**
    * The website's request log, newest first: what the app sent and was answered, secrets
    * removed. The lines still in memory are written first, so a test reads its last request.
    */
-  async requests(websiteId: string, filter: RequestLogFilter = {}): Promise<LoggedRequest[]> {
-    await this.instance.app.apiLog.flush();
-    const { apiKey, status, ...rest } = filter;
-    const page = await listRequests(this.api.db, websiteId, {
-      ...rest,
-      apiKeyId: apiKey,
-      statusClass: status,
-    });
-    return page.requests;
+  requests(websiteId: string, filter: RequestLogFilter = {}): Promise<LoggedRequest[]> {
+    return controls.requests(this.instance, websiteId, filter);
   }
 
   /**
    * The e-mails the website's store sent its shoppers (emails/), oldest first: order
    * confirmations, shipping and cancellation notices, each in HTML and text with its SMTP status.
    */
-  async emails(websiteId: string, filter: EmailFilter = {}): Promise<StoreEmail[]> {
-    const rows = await listEmails(this.api.db, websiteId, filter);
-    return rows.map((row) => {
-      const json = emailJson(row);
-      return { ...json, createdOn: row.created_on, sentOn: row.sent_on };
-    });
+  emails(websiteId: string, filter: EmailFilter = {}): Promise<StoreEmail[]> {
+    return controls.emails(this.instance, websiteId, filter);
   }
 
   /**
    * A website's injected faults (faults/, docs/testing-your-app.md, "When things go wrong"): rules
    * that make its API answer with an error status, late, slowly or not at all.
    */
-  readonly faults = {
-    add: (websiteId: string, rule: FaultInput): Promise<Fault> =>
-      addFault(this.api, websiteId, rule, 'harness'),
-    list: (websiteId: string): Promise<Fault[]> => listFaults(this.api, websiteId),
-    clear: (websiteId: string, id?: string): Promise<{ removed: number }> =>
-      id ? removeFault(this.api, websiteId, id, 'harness') : clearFaults(this.api, websiteId, 'harness'),
-  };
+  readonly faults: HarnessFaults;
 
   /** The bearer token of the test controls over HTTP (/_emporium/, docs/testing-your-app.md). */
   get testControlsToken(): string {
