@@ -6,6 +6,7 @@ import { cancelOrder } from '../src/orders/cancel-order.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';
 import { seeOther, Shopper, shirt } from './helpers/shopper.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
+import { until } from './helpers/webhooks.ts';
 
 /** The e-mails a store sends its shoppers: written with the change they tell of, per site. */
 
@@ -343,13 +344,12 @@ class SmtpServer extends EventEmitter {
 }
 
 /** Waits until the website's e-mails all have left PENDING (the worker is in this process). */
-async function settled(c: TestContext, websiteId: string) {
-  for (let i = 0; i < 500; i++) {
-    const emails = await emailsOf(websiteId, c);
-    if (emails.length && emails.every((e) => e.status !== 'PENDING')) return emails;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the e-mails stayed PENDING');
+function settled(c: TestContext, websiteId: string) {
+  return until(
+    () => emailsOf(websiteId, c),
+    (emails) => emails.length > 0 && emails.every((e) => e.status !== 'PENDING'),
+    'the e-mails to leave PENDING',
+  );
 }
 
 describe('e-mails over SMTP', () => {
