@@ -58,6 +58,23 @@ export function tableBox(label: string, table: Html): Html {
   return html`<div class="scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 }
 
+/** A list's table in a tableBox: a head row of the `headers`, then the `rows` (each a `<tr>`). */
+export function listTable(label: string, headers: readonly string[], rows: readonly Html[]): Html {
+  return tableBox(
+    label,
+    html`<table>
+      <thead>
+        <tr>
+          ${headers.map((header) => html`<th>${header}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>`,
+  );
+}
+
 export function sendPage(reply: FastifyReply, status: number, body: Html) {
   return reply.code(status).type('text/html; charset=utf-8').send(body.value);
 }

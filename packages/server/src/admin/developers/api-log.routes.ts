@@ -10,7 +10,7 @@ import {
 import { html } from '../../pages/html.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { ownedWebsite } from '../../sites/websites.service.ts';
-import { page, sendPage, tableBox, when } from '../layout.ts';
+import { listTable, page, sendPage, when } from '../layout.ts';
 import { ownerOf } from '../owner.ts';
 import type { AdminDeps } from '../admin-deps.ts';
 
@@ -106,24 +106,10 @@ export const adminApiLogRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
       ${form}
       ${
         rows.length
-          ? tableBox(
+          ? listTable(
               'Requests',
-              html`<table>
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>Method</th>
-                    <th>Path</th>
-                    <th>Status</th>
-                    <th>Latency</th>
-                    <th>App or key</th>
-                    <th>Fault</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`,
+              ['When', 'Method', 'Path', 'Status', 'Latency', 'App or key', 'Fault'],
+              rows,
             )
           : html`<p>
               No request

@@ -4,7 +4,7 @@ import { findEmail, listEmails } from '../../emails/emails.read.ts';
 import { html } from '../../pages/html.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { ownedWebsite } from '../../sites/websites.service.ts';
-import { page, sendPage, tableBox, when } from '../layout.ts';
+import { listTable, page, sendPage, when } from '../layout.ts';
 import { ownerOf } from '../owner.ts';
 import type { AdminDeps } from '../admin-deps.ts';
 
@@ -51,23 +51,7 @@ export const adminEmailsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
       </p>
       ${
         rows.length
-          ? tableBox(
-              'E-mails',
-              html`<table>
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>Kind</th>
-                    <th>To</th>
-                    <th>Subject</th>
-                    <th>Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`,
-            )
+          ? listTable('E-mails', ['When', 'Kind', 'To', 'Subject', 'Status'], rows)
           : html`<p>No e-mails yet.</p>`
       }`;
     const context = { ...owner, csrf: request.browser.csrf, wide: true };
