@@ -101,7 +101,7 @@ export class ApiLog {
     this.keepPayload(app);
     app.addHook('onResponse', (request, reply, done) => {
       const credential = request.credential;
-      if (credential) {
+      if (credential && this.take()) {
         const websiteId = credential.websiteId;
         const kind = credential.kind === 'api_key' ? 'api_key' : 'oauth';
         const id = credential.kind === 'api_key' ? credential.id : credential.clientId;
@@ -123,7 +123,7 @@ export class ApiLog {
     this.keepPayload(app);
     app.addHook('onResponse', (request, reply, done) => {
       const clientId = basicCredentials(request.headers.authorization)?.clientId;
-      if (clientId) {
+      if (clientId && this.take()) {
         this.push(
           this.line(request, reply, undefined, this.options.clock.now().getTime(), 'oauth', clientId),
         );
@@ -142,11 +142,38 @@ export class ApiLog {
     return this.writing;
   }
 
+  /**
+   * Keeps the answer's body for the line, only while lines are being kept: under load the
+   * allowance is spent and a request costs the hooks a comparison. The property is declared on
+   * every request, so setting it never changes the requests' shape.
+   */
   private keepPayload(app: FastifyInstance): void {
+    if (!app.hasRequestDecorator('apiLogPayload')) app.decorateRequest('apiLogPayload', undefined);
     app.addHook('onSend', (request, _reply, payload, done) => {
-      request.apiLogPayload = payload;
+      if (this.refill() >= 1) request.apiLogPayload = payload;
       done(null, payload);
     });
+  }
+
+  /** The allowance now, refilled for the time since it was last counted. */
+  private refill(): number {
+    const now = Date.now();
+    this.allowance = Math.min(
+      BURST_LINES,
+      this.allowance + ((now - this.refilled) * LINES_PER_SECOND) / 1000,
+    );
+    this.refilled = now;
+    return this.allowance;
+  }
+
+  /** Whether a line may be kept now (taking it from the allowance); else it is dropped and counted. */
+  private take(): boolean {
+    if (this.refill() < 1 || this.pending.length >= MAX_BUFFERED) {
+      this.drop(1);
+      return false;
+    }
+    this.allowance -= 1;
+    return true;
   }
 
   private line(
@@ -174,18 +201,8 @@ export class ApiLog {
     };
   }
 
+  /** Holds a line `take()` admitted, writing its batch when full or FLUSH_MS later. */
   private push(line: Line): void {
-    const now = Date.now();
-    this.allowance = Math.min(
-      BURST_LINES,
-      this.allowance + ((now - this.refilled) * LINES_PER_SECOND) / 1000,
-    );
-    this.refilled = now;
-    if (this.allowance < 1 || this.pending.length >= MAX_BUFFERED) {
-      this.drop(1);
-      return;
-    }
-    this.allowance -= 1;
     this.pending.push(line);
     if (this.pending.length >= BATCH_ROWS) void this.flush();
     else if (!this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_MS).unref();
