@@ -283,6 +283,7 @@ describe('cancelOrder', () => {
     assert.equal(deleted.statusCode, 204, deleted.body);
     assert.deepEqual(await cancelOrder(ctx.api, site.websiteId, placed.id, { restock: true }), {
       restocked: 2,
+      refundedMinor: 0,
     });
     assert.equal(await stockOf(site, kept), 2);
   });

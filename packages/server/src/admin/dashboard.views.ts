@@ -96,7 +96,8 @@ export function dashboardBody(site: WebsitesTable, dashboard: Dashboard): Html {
       <h3>Revenue, last ${revenue.days.length} days</h3>
       <p>
         <strong>${amount(revenue.totalMinor, revenue.currency)}</strong> from ${revenue.orders}
-        ${revenue.orders === 1 ? 'order' : 'orders'}, canceled ones left out; days in ${revenue.timeZone}.
+        ${revenue.orders === 1 ? 'order' : 'orders'}, refunds taken off and canceled orders left out; days in
+        ${revenue.timeZone}.
       </p>
       ${revenueChart(revenue)}
     </div>`;

@@ -48,15 +48,15 @@ export interface RevenueDays {
 
 /**
  * What the website's orders placed from day `first` to day `last` (both included, days of
- * `timeZone`) came to, by day, canceled orders left out; days without orders are absent. The
- * bounds are times computed from the parameters, so orders_placed_idx (website_id, placed_on)
- * reads just those days of this website.
+ * `timeZone`) came to, by day, less what was refunded of them, canceled orders left out; days
+ * without orders are absent. The bounds are times computed from the parameters, so
+ * orders_placed_idx (website_id, placed_on) reads just those days of this website.
  */
 export function dailyRevenueQuery(websiteId: string, days: RevenueDays) {
   const { first, last, timeZone } = days;
   return sql<{ day: string; total: string; orders: string }>`
     SELECT to_char(placed_on AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day,
-           sum(grand_total_minor) AS total, count(*) AS orders
+           sum(grand_total_minor - refunded_total_minor) AS total, count(*) AS orders
     FROM orders
     WHERE website_id = ${websiteId}
       AND placed_on >= (${first}::date)::timestamp AT TIME ZONE ${timeZone}

@@ -132,10 +132,11 @@ export function selectProfiles(db: Db, websiteId: string, ids: string[]): Promis
 }
 
 /**
- * Counts a buyer's orders again from the orders that stand (canceled ones left out), as the
- * transaction summaries of analytics count them from the documents that are not voided. The
- * profile is locked first and counted in a statement of its own, so an order placed meanwhile is
- * either counted here (it committed before the lock was granted) or adds itself after.
+ * Counts a buyer's orders and their refunds again from the orders that stand (canceled ones left
+ * out), as the transaction summaries of analytics count them from the documents that are not
+ * voided. The profile is locked first and counted in a statement of its own, so an order placed
+ * meanwhile is either counted here (it committed before the lock was granted) or adds itself
+ * after.
  */
 export async function recountOrders(db: Db, websiteId: string, profileId: string): Promise<void> {
   await sql`SELECT 1 FROM profiles WHERE website_id = ${websiteId} AND id = ${profileId} FOR UPDATE`.execute(
@@ -143,8 +144,9 @@ export async function recountOrders(db: Db, websiteId: string, profileId: string
   );
   await sql`
     UPDATE profiles p SET order_count = s.n, total_order_minor = s.total,
-      first_order_on = s.first, last_order_on = s.last
+      total_refund_minor = s.refunded, first_order_on = s.first, last_order_on = s.last
     FROM (SELECT count(*)::int AS n, coalesce(sum(grand_total_minor), 0) AS total,
+            coalesce(sum(refunded_total_minor), 0) AS refunded,
             min(placed_on) AS first, max(placed_on) AS last
           FROM orders
           WHERE website_id = ${websiteId} AND customer_id = ${profileId} AND fulfillment_status <> 'CANCELED') s

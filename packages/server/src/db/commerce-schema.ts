@@ -59,12 +59,38 @@ export interface OrdersTable {
   fulfillments: ColumnType<ShipmentJson[], string, string>;
   payment_state: string;
   grand_total_minor: number;
+  /** Refunded in all (migration 029); the document's refundedTotal says the same on the wire. */
+  refunded_total_minor: ColumnType<number, number | undefined, number>;
   placed_on: Timestamp;
   modified_on: Timestamp;
   /** The rest of the order as sent, in wire order (orders/order-document.ts). */
   document: string | object;
   /** Whether placing it took its lines from stock; null: placed before this was recorded. */
   stock_taken: boolean | null;
+}
+
+/** One refund of an order (orders/refund-order.ts, migration 029). */
+export interface OrderRefundsTable {
+  id: string;
+  website_id: string;
+  order_id: string;
+  amount_minor: number;
+  /** jsonb: written as JSON text. */
+  lines: ColumnType<RefundedLine[], string, string>;
+  shipping_minor: number;
+  /** Whether the refunded lines' items went back in stock. */
+  restocked: boolean;
+  /** The website's time. */
+  refunded_on: Timestamp;
+  /** The test gateway's refund id (`re_...`), as the transaction document's refund has it. */
+  external_transaction_id: string;
+}
+
+/** A line's part of a refund: how many of its items, for how much. */
+export interface RefundedLine {
+  lineId: string;
+  quantity: number;
+  amountMinor: number;
 }
 
 export interface OrderNumbersTable {

@@ -1,7 +1,7 @@
 /** The e-mails a store sends (migration 028; see schema.ts and emails/). */
 type Timestamp = Date;
 
-export type EmailKind = 'order_confirmation' | 'shipping_notice' | 'cancellation_notice';
+export type EmailKind = 'order_confirmation' | 'shipping_notice' | 'cancellation_notice' | 'refund_notice';
 
 /** NOT_SENT: no SMTP server configured; kept only. PENDING until SENT, or FAILED after the last retry. */
 export type EmailStatus = 'NOT_SENT' | 'PENDING' | 'SENT' | 'FAILED';

@@ -28,6 +28,7 @@ import * as siteClocks from './migrations/025-site-clocks.ts';
 import * as apiLog from './migrations/026-api-log.ts';
 import * as emails from './migrations/028-emails.ts';
 import * as faultRules from './migrations/027-fault-rules.ts';
+import * as refunds from './migrations/029-refunds.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -59,6 +60,7 @@ const migrations = {
   '026-api-log': apiLog,
   '028-emails': emails,
   '027-fault-rules': faultRules,
+  '029-refunds': refunds,
 };
 
 /**

@@ -7,6 +7,7 @@ import type {
   OrderImportKeysTable,
   OrderNumbersTable,
   OrdersTable,
+  OrderRefundsTable,
   ProfilesTable,
   TransactionDocumentsTable,
 } from './commerce-schema.ts';
@@ -274,6 +275,7 @@ export interface Database {
   profiles: ProfilesTable;
   orders: OrdersTable;
   order_numbers: OrderNumbersTable;
+  order_refunds: OrderRefundsTable;
   order_import_keys: OrderImportKeysTable;
   transaction_documents: TransactionDocumentsTable;
   discounts: DiscountsTable;

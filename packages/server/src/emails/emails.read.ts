@@ -7,6 +7,7 @@ export const EMAIL_KINDS: readonly EmailKind[] = [
   'order_confirmation',
   'shipping_notice',
   'cancellation_notice',
+  'refund_notice',
 ];
 
 export interface EmailFilter {

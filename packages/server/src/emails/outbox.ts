@@ -3,9 +3,8 @@ import type { EmailKind, EmailsTable } from '../db/emails-schema.ts';
 import type { Jobs } from '../jobs/queue.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Ids } from '../shared/ids.ts';
-import type { ShipmentJson } from '../shared/order-model.ts';
 import type { EmailSettings } from './email-settings.ts';
-import { renderOrderEmail, type OrderForEmail } from './templates.ts';
+import { renderOrderEmail, type EmailNews, type OrderForEmail } from './templates.ts';
 
 export interface EmailDeps {
   clock: Clock;
@@ -21,8 +20,8 @@ export interface OrderEmail {
   /** The buyer's address. */
   to: string;
   order: Omit<OrderForEmail, 'storeName'>;
-  /** For a shipping notice: the shipments it tells of. */
-  shipments?: ShipmentJson[];
+  /** For a shipping notice, its shipments; for a refund notice, the amount. */
+  news?: EmailNews;
 }
 
 /**
@@ -37,11 +36,7 @@ export async function recordOrderEmail(trx: Db, deps: EmailDeps, email: OrderEma
     .select('title')
     .where('id', '=', email.websiteId)
     .executeTakeFirstOrThrow();
-  const rendered = renderOrderEmail(
-    email.kind,
-    { ...email.order, storeName: website.title },
-    email.shipments,
-  );
+  const rendered = renderOrderEmail(email.kind, { ...email.order, storeName: website.title }, email.news);
   const smtp = deps.emails.smtp !== undefined;
   const row: EmailsTable = {
     id: deps.ids.objectId(),

@@ -6,10 +6,6 @@ import { markup, type Markup } from './markup.ts';
 /**
  * The e-mails' words: each kind in HTML (escaped by `markup`) and in plain text, from the order as
  * its document holds it (orders/order-document.ts: money as the API's decimal strings).
- *
- * Refund notices come with refunds, which do not exist yet: a kind of their own in
- * db/emails-schema.ts (and migration's check), a template here beside the cancellation's, and a
- * call to emails/outbox.ts in the refund's transaction.
  */
 
 /** What an e-mail tells of an order; the order document's fields, and those of its row. */
@@ -30,6 +26,12 @@ export interface OrderForEmail {
   discountTotal: Money;
   taxTotal: Money;
   grandTotal: Money;
+}
+
+/** What the e-mail tells beside the order: the shipments just added, the amount just refunded. */
+export interface EmailNews {
+  shipments?: ShipmentJson[];
+  refunded?: Money;
 }
 
 export interface Rendered {
@@ -127,13 +129,10 @@ function shipmentText(s: ShipmentJson): string {
   ].join('\n');
 }
 
-/** The e-mail of `kind` about `order`; a shipping notice tells of the shipments just added. */
-export function renderOrderEmail(
-  kind: EmailKind,
-  order: OrderForEmail,
-  shipments: ShipmentJson[] = [],
-): Rendered {
+/** The e-mail of `kind` about `order`, with its news (a shipping notice's shipments, a refund's amount). */
+export function renderOrderEmail(kind: EmailKind, order: OrderForEmail, news: EmailNews = {}): Rendered {
   const n = `#${order.orderNumber}`;
+  const shipments = news.shipments ?? [];
   switch (kind) {
     case 'order_confirmation': {
       const heading = `Thank you for your order ${n}`;
@@ -169,6 +168,16 @@ export function renderOrderEmail(
       const intro = `${order.storeName} has canceled your order ${n}. Nothing will be shipped.`;
       return {
         subject: `${order.storeName}: order ${n} canceled`,
+        html: page(order, heading, markup`<p>${intro}</p>`, orderHtml(order)),
+        text: [order.storeName, '', heading, '', intro, '', orderText(order)].join('\n') + '\n',
+      };
+    }
+    case 'refund_notice': {
+      const refunded = news.refunded ? amount(news.refunded) : 'an amount';
+      const heading = `A refund for your order ${n}`;
+      const intro = `${order.storeName} has refunded ${refunded} for your order ${n}. It goes back to the card you paid with; your bank may take a few days to show it.`;
+      return {
+        subject: `${order.storeName}: ${refunded} refunded for order ${n}`,
         html: page(order, heading, markup`<p>${intro}</p>`, orderHtml(order)),
         text: [order.storeName, '', heading, '', intro, '', orderText(order)].join('\n') + '\n',
       };

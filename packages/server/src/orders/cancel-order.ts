@@ -1,18 +1,17 @@
-import { nextStock } from '../catalog/inventory/inventory-operations.ts';
-import { lockVariants, updateStock, type LockedVariant } from '../catalog/inventory/inventory.repo.ts';
-import { changeProducts } from '../catalog/product-changes.ts';
 import { stampRows } from '../db/change-clock.ts';
-import type { Db } from '../db/database.ts';
 import { lockDiscountsOfOrder, returnRedemptions } from '../discounts/discount-redemptions.repo.ts';
-import { Conflict, NotFound, ValidationError } from '../shared/errors.ts';
+import { ValidationError } from '../shared/errors.ts';
 import { emit } from '../webhooks/outbox.ts';
-import type { OrderRow } from './order-document.ts';
 import { checkOrderId } from './orders.read.ts';
 import { emailBuyer } from './order-emails.ts';
 import * as repo from './orders.repo.ts';
 import { recountOrders } from '../customers/profiles.repo.ts';
 import type { OrderDeps } from './place-order.ts';
 import { voidOrderDocument } from '../transactions/transactions.repo.ts';
+import { lockForChange } from './order-lock.ts';
+import { refundLocked, type RefundEffects } from './refund-order.ts';
+import { selectRefunds } from './refunds.repo.ts';
+import { variantQuantities, withRestock } from './restock.ts';
 
 /**
  * Canceling an order, as the owner does from the order's page (the platform's API has no cancel
@@ -22,9 +21,9 @@ import { voidOrderDocument } from '../transactions/transactions.repo.ts';
  * and `order.update` with `CANCELED` is queued (platform-surface 3), the buyer's profile no
  * longer counts the order (its summary is the one analytics gives), and the discount it used gets
  * its use back (a limited or once-per-customer code can be used again), and the buyer's
- * cancellation notice is written (emails/), all in one transaction.
- * No money moves: paymentState, refundedTotal and the totals stay as they were, since Emporium
- * takes no real payments; the document's `voided` says the sale did not stand.
+ * cancellation notice is written (emails/), all in one transaction. With `refund`, everything
+ * left of a paid order's payment is refunded in the same transaction (refund-order.ts); without
+ * it no money moves, and the owner may refund later.
  */
 
 export interface CancelOptions {
@@ -33,51 +32,15 @@ export interface CancelOptions {
    * Never done for an order whose placing took no stock (an import without DEDUCT).
    */
   restock: boolean;
+  /** Refund everything left of the payment (a paid order only); no money moves without it. */
+  refund?: boolean;
 }
 
 export interface Canceled {
   /** Items put back in stock, over all lines (unlimited stock and deleted variants count none). */
   restocked: number;
-}
-
-/** The quantity of each variant the order's catalog lines sold. */
-function soldQuantities(order: OrderRow): Map<string, number> {
-  const sold = new Map<string, number>();
-  for (const line of order.document.lineItems) {
-    if (line.lineItemType !== 'PHYSICAL_PRODUCT' || !line.variantId) continue;
-    sold.set(line.variantId, (sold.get(line.variantId) ?? 0) + line.quantity);
-  }
-  return sold;
-}
-
-/**
- * Adds the sold quantities back to their variants, under the variants' row locks taken after
- * their products' (as place-order.ts takes stock), through the same increment rule as an
- * inventory adjustment. A variant deleted since, or with unlimited stock, is left alone.
- */
-async function returnStock(
-  trx: Db,
-  websiteId: string,
-  sold: Map<string, number>,
-): Promise<{ changed: string[]; restocked: number }> {
-  const locked = await lockVariants(trx, websiteId, [...sold.keys()]);
-  const writes: LockedVariant[] = [];
-  let restocked = 0;
-  for (const variant of locked) {
-    if (variant.stock_unlimited) continue;
-    const quantity = sold.get(variant.id)!;
-    const op = {
-      kind: 'increment' as const,
-      variantId: variant.id,
-      quantity,
-      at: `restock of ${variant.sku}`,
-      field: 'variantId',
-    };
-    writes.push({ ...variant, ...nextStock(op, variant.sku, variant) });
-    restocked += quantity;
-  }
-  await updateStock(trx, writes);
-  return { changed: writes.map((w) => w.product_id), restocked };
+  /** What the cancel refunded, in minor units (0 without `refund`). */
+  refundedMinor: number;
 }
 
 export async function cancelOrder(
@@ -89,16 +52,10 @@ export async function cancelOrder(
   checkOrderId(orderId);
   let notified = 0;
   let emailed = false;
-  let announceProducts = () => {};
-  const canceled = await deps.db.transaction().execute(async (trx) => {
-    const order = await repo.lockOrder(trx, websiteId, orderId);
-    if (order === 'busy') {
-      throw new Conflict(
-        'a request using the provided Order is already in progress; retry once it has finished',
-        'CONCURRENT_MODIFICATION',
-      );
-    }
-    if (!order) throw new NotFound(`order not found: ${orderId}`);
+  // A refund made with the cancel: its notification and e-mail are woken for after the commit.
+  let refund: RefundEffects | undefined;
+  const { announce, ...canceled } = await deps.db.transaction().execute(async (trx) => {
+    const order = await lockForChange(trx, websiteId, orderId);
     if (order.fulfillment_status === 'CANCELED') {
       throw new ValidationError(`order ${orderId} is already CANCELED`);
     }
@@ -110,8 +67,9 @@ export async function cancelOrder(
 
     // The discounts' rows before the catalog's, in the order a checkout takes them.
     await lockDiscountsOfOrder(trx, websiteId, orderId);
+    const documents: string[] = [];
     // Everything is written before the stamps, which take the website's change clock last.
-    const write = async (): Promise<string | undefined> => {
+    const write = async () => {
       await repo.updateOrder(trx, orderId, { fulfillment_status: 'CANCELED' });
       if (order.customer_id) await recountOrders(trx, websiteId, order.customer_id);
       await returnRedemptions(trx, websiteId, orderId);
@@ -122,32 +80,34 @@ export async function cancelOrder(
       });
       // Canceling is the owner's doing: the buyer is told.
       emailed = await emailBuyer(trx, deps, order, 'cancellation_notice');
-      return voidOrderDocument(trx, websiteId, orderId);
+      // Everything left (none when a refund took it all first); the cancel's restock does the stock.
+      if (options.refund && order.payment_state !== 'REFUNDED') {
+        const everything = { full: true, restock: false, lines: [], shipping: false, otherMinor: 0 };
+        refund = await refundLocked(trx, deps, order, everything);
+      }
+      const documentId = await voidOrderDocument(trx, websiteId, orderId);
+      if (documentId) documents.push(documentId);
     };
+    // What earlier refunds put back in stock is not put back again.
+    const refunds = await selectRefunds(trx, websiteId, orderId);
+    const restockedBefore = (lineId: string) =>
+      refunds
+        .filter((r) => r.restocked)
+        .flatMap((r) => r.lines)
+        .filter((l) => l.lineId === lineId)
+        .reduce((sum, l) => sum + l.quantity, 0);
+    const left = (lineId: string) =>
+      order.document.lineItems.find((l) => l.id === lineId)!.quantity - restockedBefore(lineId);
     const restock = options.restock && order.stock_taken !== false;
-    const sold = restock ? soldQuantities(order) : new Map<string, number>();
-    let documentId: string | undefined;
-    let restocked = 0;
-    if (sold.size > 0) {
-      const productIds = order.document.lineItems.flatMap((l) => (l.productId ? [l.productId] : []));
-      // Locks the products, then the variants, as placing an order does, then stamps the products.
-      const changed = await changeProducts(trx, deps, websiteId, productIds, async () => {
-        const stock = await returnStock(trx, websiteId, sold);
-        restocked = stock.restocked;
-        return { changed: stock.changed, result: await write() };
-      });
-      documentId = changed.result;
-      announceProducts = changed.announce;
-    } else {
-      documentId = await write();
-    }
+    const quantities = restock ? variantQuantities(order, left) : new Map<string, number>();
+    const { restocked, announce } = await withRestock(trx, deps, order, quantities, write);
     await stampRows(trx, deps.clock, websiteId, 'orders', [orderId]);
-    if (documentId) await stampRows(trx, deps.clock, websiteId, 'transaction_documents', [documentId]);
-    return { restocked };
+    await stampRows(trx, deps.clock, websiteId, 'transaction_documents', documents);
+    return { restocked, refundedMinor: refund?.refunded.amountMinor ?? 0, announce };
   });
-  announceProducts();
-  if (notified) deps.jobs.wakeDeliveryWorkers();
-  if (emailed) deps.jobs.wakeEmailWorkers();
+  announce();
+  if (notified || refund?.notified) deps.jobs.wakeDeliveryWorkers();
+  if (emailed || refund?.emailed) deps.jobs.wakeEmailWorkers();
   deps.orders.lists.changed(websiteId);
   return canceled;
 }

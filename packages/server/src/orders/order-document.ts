@@ -83,6 +83,7 @@ export function orderColumns(order: PlacedOrder): OrderColumns {
     fulfilled_on: order.fulfilledOn,
     payment_state: order.paymentState,
     grand_total_minor: order.grandTotalMinor,
+    refunded_total_minor: order.refundedTotalMinor,
     placed_on: order.placedOn,
     modified_on: new Date(0),
   };

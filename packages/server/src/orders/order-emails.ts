@@ -1,12 +1,12 @@
 import type { Db } from '../db/database.ts';
 import type { EmailKind } from '../db/emails-schema.ts';
 import { recordOrderEmail } from '../emails/outbox.ts';
-import type { ShipmentJson } from '../shared/order-model.ts';
+import type { EmailNews } from '../emails/templates.ts';
 import type { OrderRow } from './order-document.ts';
 import type { OrderDeps } from './place-order.ts';
 
 /**
- * The buyer's e-mail about a change of a stored order (its shipment, its cancellation), written
+ * The buyer's e-mail about a change of a stored order (its shipment, its cancellation, a refund), written
  * in the change's transaction (emails/outbox.ts). An order without a buyer's address gets none.
  * Returns whether an SMTP attempt was queued: the caller wakes the e-mail workers after its commit.
  */
@@ -15,7 +15,7 @@ export async function emailBuyer(
   deps: OrderDeps,
   order: OrderRow,
   kind: Exclude<EmailKind, 'order_confirmation'>,
-  shipments: ShipmentJson[] = [],
+  news: EmailNews = {},
 ): Promise<boolean> {
   if (!order.customer_email) return false;
   return recordOrderEmail(trx, deps, {
@@ -24,6 +24,6 @@ export async function emailBuyer(
     orderId: order.id,
     to: order.customer_email,
     order: { ...order.document, orderNumber: order.order_number },
-    shipments,
+    news,
   });
 }

@@ -139,7 +139,7 @@ export async function fulfillOrder(
     });
     // The buyer hears of the shipment only when asked for (platform-surface 2.1.3).
     if (body.shouldSendNotification === true) {
-      emailed = await emailBuyer(trx, deps, order, 'shipping_notice', shipments);
+      emailed = await emailBuyer(trx, deps, order, 'shipping_notice', { shipments });
     }
     await stampRows(trx, deps.clock, websiteId, 'orders', [orderId]);
     return true;

@@ -16,6 +16,7 @@ const Kind = Type.Union([
   Type.Literal('order_confirmation'),
   Type.Literal('shipping_notice'),
   Type.Literal('cancellation_notice'),
+  Type.Literal('refund_notice'),
 ]);
 
 const EmailsQuery = Type.Object({

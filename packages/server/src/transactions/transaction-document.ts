@@ -1,4 +1,4 @@
-import { fromMinorUnits, type Money } from '../shared/money.ts';
+import { decimalToMinorUnits, fromMinorUnits, type Money } from '../shared/money.ts';
 import type { Ids } from '../shared/ids.ts';
 import type { AddressJson, Payment, PlacedOrder } from '../shared/order-model.ts';
 import type { PaymentT, StoredDocumentT } from './transactions.schemas.ts';
@@ -166,5 +166,48 @@ export function transactionDocument(order: PlacedOrder, ids: Ids): StoredDocumen
       taxes: [],
     })),
     paymentGatewayError: null,
+  };
+}
+
+/** A refund as the document records it under its payment (platform-surface 2.2.3, Refund). */
+export interface DocumentRefund {
+  id: string;
+  amountMinor: number;
+  refundedOn: Date;
+  externalTransactionId: string;
+}
+
+/**
+ * The document with a refund of its (one) payment: the refund listed, the payment's
+ * `refundedAmount` raised and its `netAmount` and the document's `totalNetPayment` lowered by it.
+ * The sales totals stay: they say what was sold. The gateway keeps its processing fee (Stripe
+ * returns no fee on a refund), so `feeRefunds` stays empty. Keys keep their places.
+ */
+export function withRefund(document: StoredDocumentT, refund: DocumentRefund): StoredDocumentT {
+  const [payment, ...others] = document.payments;
+  if (!payment) throw new Error('a refund needs a payment');
+  const currency = payment.amount.currency;
+  const minor = (m: { value: string }) => decimalToMinorUnits(m.value, currency);
+  const money = (value: number) => fromMinorUnits(value, currency);
+  return {
+    ...document,
+    totalNetPayment: money(minor(document.totalNetPayment) - refund.amountMinor),
+    payments: [
+      {
+        ...payment,
+        refundedAmount: money(minor(payment.refundedAmount) + refund.amountMinor),
+        netAmount: money(minor(payment.netAmount) - refund.amountMinor),
+        refunds: [
+          ...payment.refunds,
+          {
+            id: refund.id,
+            amount: money(refund.amountMinor),
+            refundedOn: refund.refundedOn.toISOString(),
+            externalTransactionId: refund.externalTransactionId,
+          },
+        ],
+      },
+      ...others,
+    ],
   };
 }

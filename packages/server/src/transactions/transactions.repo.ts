@@ -78,3 +78,22 @@ export async function voidOrderDocument(
     .executeTakeFirst();
   return row?.id;
 }
+
+/** The document of this order, for a change made under the order's lock. */
+export async function selectOrderDocument(
+  db: Db,
+  websiteId: string,
+  orderId: string,
+): Promise<DocumentRow | undefined> {
+  return (await documents(db, websiteId).where('order_id', '=', orderId).executeTakeFirst()) as
+    DocumentRow | undefined;
+}
+
+/** Writes the document's JSON back (its keys in the order given). */
+export async function updateDocument(db: Db, id: string, document: StoredDocumentT): Promise<void> {
+  await db
+    .updateTable('transaction_documents')
+    .set({ document: JSON.stringify(document) })
+    .where('id', '=', id)
+    .execute();
+}

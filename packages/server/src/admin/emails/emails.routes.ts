@@ -12,6 +12,7 @@ const KIND_WORDS: Record<EmailsTable['kind'], string> = {
   order_confirmation: 'Order confirmation',
   shipping_notice: 'Shipping notice',
   cancellation_notice: 'Cancellation notice',
+  refund_notice: 'Refund notice',
 };
 
 const STATUS_WORDS: Record<EmailsTable['status'], string> = {

@@ -2,8 +2,10 @@ import type { OwnerOrder } from '../../orders/orders.read.ts';
 import type { WebsitesTable } from '../../db/schema.ts';
 import { html, type Html } from '../../pages/html.ts';
 import { notice } from '../../pages/notice.ts';
+import type { RefundsView } from '../../orders/refundable.ts';
+import { money } from './orders.views.ts';
 
-/** What the owner can do with an order from its page: ship it (fulfill) or cancel it. */
+/** What the owner can do with an order from its page: ship it (fulfill) or cancel it (and refund). */
 
 export interface FulfillForm {
   carrierName: string;
@@ -17,7 +19,7 @@ export interface FulfillForm {
 
 /** The form whose answer failed, and why: shown above that form (pending, email: order-changes.views.ts). */
 export interface FormError {
-  form: 'fulfill' | 'cancel' | 'pending' | 'email';
+  form: 'fulfill' | 'cancel' | 'pending' | 'email' | 'refund';
   message: string;
 }
 
@@ -90,7 +92,23 @@ function restockChoice(order: OwnerOrder, items: number, restock: boolean): Html
  * confirmation, which the browser requires and the server checks again, since the cancel cannot
  * be undone.
  */
-function cancelForm(site: WebsitesTable, order: OwnerOrder, csrf: string, restock: boolean, error?: string) {
+/** A paid order's cancel offers to refund what is left of the payment, ticked. */
+function refundChoice(refunds: RefundsView): Html {
+  if (!refunds.left) return html``;
+  const what = refunds.refunds.length ? 'left of the payment' : 'paid';
+  return html`<label
+    ><input type="checkbox" name="refund" value="1" checked /> Refund the ${money(refunds.left.amount)}
+    ${what}</label
+  >`;
+}
+
+function cancelForm(
+  site: WebsitesTable,
+  order: OwnerOrder,
+  view: { csrf: string; restock: boolean; refunds: RefundsView },
+  error?: string,
+) {
+  const { csrf, restock } = view;
   const items = order.lineItems
     .filter((line) => line.lineItemType === 'PHYSICAL_PRODUCT' && line.variantId)
     .reduce((sum, line) => sum + line.quantity, 0);
@@ -100,11 +118,11 @@ function cancelForm(site: WebsitesTable, order: OwnerOrder, csrf: string, restoc
       <input type="hidden" name="csrf" value="${csrf}" />
       <p>
         The order is marked canceled, its transaction voided, apps subscribed to order updates are told, and
-        the buyer is e-mailed a cancellation notice. No money moves: refund the buyer where they paid.
+        the buyer is e-mailed a cancellation notice. Money moves only with "Refund" ticked.
       </p>
       <fieldset>
         <legend>Cancel order #${order.orderNumber}</legend>
-        ${restockChoice(order, items, restock)}
+        ${restockChoice(order, items, restock)} ${refundChoice(view.refunds)}
         <label
           ><input type="checkbox" name="confirm" value="yes" required /> Yes, cancel order
           #${order.orderNumber}; this cannot be undone</label
@@ -118,7 +136,7 @@ function cancelForm(site: WebsitesTable, order: OwnerOrder, csrf: string, restoc
 export function orderActions(
   site: WebsitesTable,
   order: OwnerOrder,
-  view: { csrf: string; form: FulfillForm; restock: boolean; error?: FormError },
+  view: { csrf: string; form: FulfillForm; restock: boolean; error?: FormError; refunds: RefundsView },
 ): Html {
   const error = (form: FormError['form']) => (view.error?.form === form ? view.error.message : undefined);
   switch (order.fulfillmentStatus) {
@@ -132,6 +150,6 @@ export function orderActions(
         <p>A fulfilled order has shipped and cannot be canceled.</p>`;
     default:
       return html`${fulfillForm(site, order, view.csrf, view.form, error('fulfill'))}
-      ${cancelForm(site, order, view.csrf, view.restock, error('cancel'))}`;
+      ${cancelForm(site, order, view, error('cancel'))}`;
   }
 }

@@ -5,13 +5,12 @@ import { findOrder } from '../../orders/orders.read.ts';
 import type { WebsitesTable } from '../../db/schema.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { field } from '../../pages/forms.ts';
-import { page, sendPage } from '../layout.ts';
 import { ownerOf } from '../owner.ts';
 import { requireCsrf } from '../session.ts';
 import { ownedWebsite } from '../../sites/websites.service.ts';
 import type { AdminDeps } from '../admin-deps.ts';
-import { blankFulfillForm, type FormError } from './order-actions.views.ts';
-import { orderBody } from './order-page.views.ts';
+import type { FormError } from './order-actions.views.ts';
+import { sendOrderPage } from './order-view.ts';
 
 /**
  * The order page's forms that change an order besides shipping and canceling it: "Mark as
@@ -21,26 +20,18 @@ import { orderBody } from './order-page.views.ts';
  */
 export const adminOrderChangesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (app, { deps }) => {
   /** The order's page, answering `error` of `form`; the e-mail form keeps the address sent. */
-  async function refused(
+  const refused = (
     request: FastifyRequest,
     reply: FastifyReply,
     site: WebsitesTable,
     orderId: string,
     error: FormError & { status: number; email?: string },
-  ) {
-    const owner = ownerOf(request);
-    const csrf = request.browser.csrf;
-    // Read again: a refusal may come from a change made meanwhile.
-    const order = await findOrder(deps.commerce, site.id, orderId);
-    const body = orderBody(site, order, {
-      csrf,
-      form: blankFulfillForm(deps.clock.now(site.id).toISOString().slice(0, 10)),
-      restock: order.stockTaken === true,
+  ) =>
+    sendOrderPage(deps, request, reply, site, orderId, {
+      status: error.status,
       error: { form: error.form, message: error.message },
       email: error.email,
     });
-    return sendPage(reply, error.status, page(`Order #${order.orderNumber}`, body, { ...owner, csrf }));
-  }
 
   app.post('/sites/:websiteId/orders/:orderId/mark-pending', async (request, reply) => {
     const owner = ownerOf(request);

@@ -8,16 +8,19 @@ import { orderActions, type FulfillForm, type FormError } from './order-actions.
 import { money, PAYMENT_WORDS, STATUS_WORDS } from './orders.views.ts';
 import { notice } from '../../pages/notice.ts';
 import { buyerEmailForm, markPendingForm } from './order-changes.views.ts';
+import type { RefundsView } from '../../orders/refundable.ts';
+import { refundSection, type RefundForm } from './refund.views.ts';
 
 /** An order's page for its owner: lines, totals, addresses, shipments, and what can be done. */
 
 /** The message after a change, from the redirect's query (`?fulfilled=1`, `?canceled=1`). */
-export type Done = 'fulfilled' | 'canceled' | 'restocked' | 'pending' | 'email';
+export type Done = 'fulfilled' | 'canceled' | 'restocked' | 'refunded' | 'pending' | 'email';
 
 const DONE_WORDS: Record<Done, string> = {
   fulfilled: 'The shipment was saved and the order marked fulfilled.',
   canceled: 'The order was canceled.',
   restocked: 'The order was canceled and its items put back in stock.',
+  refunded: 'The refund was made, and the buyer e-mailed a refund notice.',
   pending: 'The order was marked pending.',
   email: 'The buyer’s e-mail was changed.',
 };
@@ -36,7 +39,16 @@ function address(title: string, a: AddressJson | null): Html {
 export function orderBody(
   site: WebsitesTable,
   order: OwnerOrder,
-  view: { csrf: string; form: FulfillForm; restock: boolean; error?: FormError; done?: Done; email?: string },
+  view: {
+    csrf: string;
+    form: FulfillForm;
+    restock: boolean;
+    error?: FormError;
+    done?: Done;
+    email?: string;
+    refunds: RefundsView;
+    refund: RefundForm;
+  },
 ): Html {
   const lines = tableBox(
     'Items',
@@ -139,5 +151,10 @@ export function orderBody(
     ${buyerEmailForm(site, order, view)} ${address('Billing address', order.billingAddress)}
     ${address('Shipping address', order.shippingAddress)}
     <h2>Shipments</h2>
-    ${shipments} ${orderActions(site, order, view)} ${markPendingForm(site, order, view)}`;
+    ${shipments} ${orderActions(site, order, view)} ${markPendingForm(site, order, view)}
+    ${refundSection(site, order, view.refunds, {
+      csrf: view.csrf,
+      form: view.refund,
+      error: view.error?.form === 'refund' ? view.error.message : undefined,
+    })}`;
 }

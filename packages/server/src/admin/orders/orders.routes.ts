@@ -1,12 +1,12 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { cancelOrder } from '../../orders/cancel-order.ts';
-import { findOrder, placedOrders, type OwnerOrder } from '../../orders/orders.read.ts';
+import { findOrder, placedOrders } from '../../orders/orders.read.ts';
 import { fulfillOrder } from '../../orders/orders.service.ts';
-import type { WebsitesTable } from '../../db/schema.ts';
 import { DomainError, ValidationError } from '../../shared/errors.ts';
 import { page, sendPage } from '../layout.ts';
-import { blankFulfillForm, type FormError, type FulfillForm } from './order-actions.views.ts';
-import { orderBody, type Done } from './order-page.views.ts';
+import type { FulfillForm } from './order-actions.views.ts';
+import type { Done } from './order-page.views.ts';
+import { sendOrderPage } from './order-view.ts';
 import { ordersListBody, type ListFilters } from './orders.views.ts';
 import { ownedWebsite } from '../../sites/websites.service.ts';
 import { ownerOf } from '../owner.ts';
@@ -15,7 +15,7 @@ import type { AdminDeps } from '../admin-deps.ts';
 import { field } from '../../pages/forms.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DONE: Done[] = ['fulfilled', 'canceled', 'restocked', 'pending', 'email'];
+const DONE: Done[] = ['fulfilled', 'canceled', 'restocked', 'refunded', 'pending', 'email'];
 
 /** A query parameter given once; a repeated one counts as absent rather than guessed at. */
 function param(request: FastifyRequest, name: string): string {
@@ -60,33 +60,12 @@ export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
     }
   });
 
-  /** The order's page, with the failed form's message and values when an answer was refused. */
-  function orderPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    site: WebsitesTable,
-    order: OwnerOrder,
-    view: { status: number; form?: FulfillForm; restock?: boolean; error?: FormError; done?: Done },
-  ) {
-    const owner = ownerOf(request);
-    const csrf = request.browser.csrf;
-    const form = view.form ?? blankFulfillForm(deps.clock.now(site.id).toISOString().slice(0, 10));
-    const body = orderBody(site, order, {
-      ...view,
-      csrf,
-      form,
-      restock: view.restock ?? order.stockTaken === true,
-    });
-    return sendPage(reply, view.status, page(`Order #${order.orderNumber}`, body, { ...owner, csrf }));
-  }
-
   app.get('/sites/:websiteId/orders/:orderId', async (request, reply) => {
     const owner = ownerOf(request);
     const { websiteId, orderId } = request.params as { websiteId: string; orderId: string };
     const site = await ownedWebsite(deps.db, owner.id, websiteId);
-    const order = await findOrder(deps.commerce, site.id, orderId);
     const done = DONE.find((d) => param(request, d) === '1');
-    return orderPage(request, reply, site, order, { status: 200, done });
+    return sendOrderPage(deps, request, reply, site, orderId, { status: 200, done });
   });
 
   app.post('/sites/:websiteId/orders/:orderId/fulfillments', async (request, reply) => {
@@ -122,7 +101,7 @@ export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
       if (!(error instanceof DomainError) || error.status === 404) throw error;
       // The service names the API's field (shipments[0].service); the form has one shipment.
       const message = error.message.replace(/^shipments\[0\]\./, '');
-      return orderPage(request, reply, site, order, {
+      return sendOrderPage(deps, request, reply, site, order.id, {
         status: error.status,
         form,
         error: { form: 'fulfill', message },
@@ -138,18 +117,17 @@ export const adminOrdersRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async 
     const order = await findOrder(deps.commerce, site.id, orderId);
     // An unticked checkbox sends nothing: no `restock` is the owner's "do not restock".
     const restock = field(request.body, 'restock') === '1';
+    const refund = field(request.body, 'refund') === '1';
     try {
       if (field(request.body, 'confirm') !== 'yes') {
         throw new ValidationError('Tick "Yes, cancel order" to confirm; nothing was changed.');
       }
-      const { restocked } = await cancelOrder(deps.commerce, site.id, order.id, { restock });
+      const { restocked } = await cancelOrder(deps.commerce, site.id, order.id, { restock, refund });
       const done: Done = restocked > 0 ? 'restocked' : 'canceled';
       return await reply.redirect(`/sites/${site.id}/orders/${order.id}?${done}=1`, 303);
     } catch (error) {
       if (!(error instanceof DomainError) || error.status === 404) throw error;
-      // Shown with the order as it is now: a refusal may come from a change made meanwhile.
-      const current = await findOrder(deps.commerce, site.id, order.id);
-      return orderPage(request, reply, site, current, {
+      return sendOrderPage(deps, request, reply, site, order.id, {
         status: error.status,
         restock,
         error: { form: 'cancel', message: error.message },
