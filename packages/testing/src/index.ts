@@ -119,7 +119,7 @@ export interface SiteTime {
 }
 
 /** The kinds of e-mail a store sends its shoppers. */
-export type EmailKind = 'order_confirmation' | 'shipping_notice' | 'cancellation_notice';
+export type EmailKind = 'order_confirmation' | 'shipping_notice' | 'cancellation_notice' | 'refund_notice';
 
 /** An e-mail the store sent a shopper (emails()). */
 export interface StoreEmail {

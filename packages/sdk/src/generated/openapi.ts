@@ -242,7 +242,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    kind?: "order_confirmation" | "shipping_notice" | "cancellation_notice";
+                    kind?: "order_confirmation" | "shipping_notice" | "cancellation_notice" | "refund_notice";
                     /** @description The recipient, whatever its case. */
                     to?: string;
                     /** @description The e-mails about this order. */
@@ -266,7 +266,7 @@ export interface paths {
                             emails: {
                                 id: string;
                                 websiteId: string;
-                                kind: "order_confirmation" | "shipping_notice" | "cancellation_notice";
+                                kind: "order_confirmation" | "shipping_notice" | "cancellation_notice" | "refund_notice";
                                 orderId: string | null;
                                 to: string;
                                 subject: string;
