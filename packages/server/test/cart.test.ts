@@ -57,7 +57,7 @@ describe('the cart', () => {
     assert.ok(!shopper.cookies.has('emporium_cart'), 'the empty cart leaves no cookie');
   });
 
-  test('a bad quantity, a sold-out or hidden item and a product without shipping are refused, the cart unchanged', async () => {
+  test('a bad quantity, a sold-out or hidden item and a product the cart does not sell are refused, the cart unchanged', async () => {
     const site = await ctx.site();
     const { small, medium } = await shirt(site, 2);
     const shopper = new Shopper(ctx, site.websiteId);
@@ -77,21 +77,21 @@ describe('the cart', () => {
 
     const hidden = await shirt(site, 5, { isVisible: false });
     assert.equal((await shopper.add(hidden.small)).statusCode, 404);
-    const service = await site.call({
+    const giftCard = await site.call({
       method: 'POST',
       url: '/v2/commerce/products',
       payload: {
-        type: 'SERVICE',
+        type: 'GIFT_CARD',
         storePageId: site.storePageId,
-        name: 'Tailoring',
+        name: 'Gift card',
         isVisible: true,
-        variants: [{ sku: `TAILOR-${site.websiteId}`, pricing: { basePrice: money('25.00') } }],
+        variants: [{ sku: `GIFT-${site.websiteId}`, pricing: { basePrice: money('25.00') } }],
       },
     });
-    assert.equal(service.statusCode, 201, service.body);
-    const notShipped = await shopper.add(service.json().variants[0].id);
-    assert.equal(notShipped.statusCode, 400);
-    assert.match(text(notShipped), /cannot be bought through this store's cart/);
+    assert.equal(giftCard.statusCode, 201, giftCard.body);
+    const notSold = await shopper.add(giftCard.json().variants[0].id);
+    assert.equal(notSold.statusCode, 400);
+    assert.match(text(notSold), /cannot be bought through this store's cart/);
     const other = await ctx.site();
     const elsewhere = await shirt(other, 5);
     assert.equal((await shopper.add(elsewhere.small)).statusCode, 404, "another store's item");

@@ -9,7 +9,8 @@ import { recordBuyerContact } from '../customers/buyer-contact.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { orderColumns, orderDocument, orderRow, toOrder, type OrderJson } from './order-document.ts';
 import {
-  soldAsProductLine,
+  lineItemTypeOf,
+  shipsLine,
   type LineItemType,
   type OrderLine,
   type PlacedOrder,
@@ -88,21 +89,24 @@ function catalogLine(
   if (!variant) {
     throw new ValidationError(`${field}.variantId: no variant ${draft.variantId} on this website`);
   }
-  if (!soldAsProductLine(variant.product_type)) {
+  if (lineItemTypeOf(variant.product_type) !== draft.lineItemType) {
+    const type = draft.lineItemType === 'SERVICE' ? 'SERVICE' : 'PHYSICAL';
     throw new ValidationError(
-      `${field}.variantId: variant ${variant.id} is of a ${variant.product_type} product; a PHYSICAL_PRODUCT line sells a PHYSICAL product's variant`,
+      `${field}.variantId: variant ${variant.id} is of a ${variant.product_type} product; a ${draft.lineItemType} line sells a ${type} product's variant`,
     );
   }
+  // Measurements are a shipped item's; other lines have 0 (platform-surface 2.1.4).
+  const ships = shipsLine(draft.lineItemType);
   return {
     ...base,
     variantId: variant.id,
     sku: variant.sku,
     productId: variant.product_id,
     productName: variant.product_name,
-    weight: variant.weight_value,
-    width: variant.width,
-    length: variant.length,
-    height: variant.height,
+    weight: ships ? variant.weight_value : 0,
+    width: ships ? variant.width : 0,
+    length: ships ? variant.length : 0,
+    height: ships ? variant.height : 0,
     variantOptions: variant.variant_attributes.map((name) => ({
       optionName: name,
       value: variant.attributes[name] ?? '',

@@ -15,11 +15,11 @@ import type { OrderDeps } from './place-order.ts';
 /** Quantities by variant id. */
 export type Quantities = Map<string, number>;
 
-/** The quantity of each variant these lines of the order sold: its catalog lines only. */
+/** The quantity of each variant these lines of the order sold: its catalog lines only (not CUSTOM). */
 export function variantQuantities(order: OrderRow, quantityOf: (lineId: string) => number): Quantities {
   const sold: Quantities = new Map();
   for (const line of order.document.lineItems) {
-    if (line.lineItemType !== 'PHYSICAL_PRODUCT' || !line.variantId) continue;
+    if (line.lineItemType === 'CUSTOM' || !line.variantId) continue;
     const quantity = quantityOf(line.id);
     if (quantity > 0) sold.set(line.variantId, (sold.get(line.variantId) ?? 0) + quantity);
   }

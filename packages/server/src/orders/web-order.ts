@@ -1,12 +1,12 @@
 import { standardShippingMinor } from '../discounts/fulfillment-options.ts';
 import { majorUnit } from '../shared/money.ts';
-import type { AddressJson, Payment } from '../shared/order-model.ts';
+import { shipsLine, type AddressJson, type Payment } from '../shared/order-model.ts';
 import type { DraftLine, OrderDraft } from './place-order.ts';
 
 /**
  * An order of Emporium's own store, paid by card in test mode: what the store's checkout places
  * and what sample orders (`emporium admin create-order`, the demo) imitate. One flat shipping
- * line, the one discount priced at the checkout if any (none for sample orders), no tax, the
+ * line when anything is shipped, the one discount priced at the checkout if any (none for sample orders), no tax, the
  * card's charge on what was charged with the gateway's fee, the stock taken.
  */
 
@@ -55,7 +55,9 @@ export function paidWebOrder(order: PaidWebOrder): OrderDraft {
     ? order.lines.map((line, i) => ({ ...line, discountMinor: perLine[i] ?? 0 }))
     : order.lines;
   const subtotal = lines.reduce((sum, line) => sum + line.unitPricePaidMinor * line.quantity, 0);
-  const shipping = standardShippingMinor(currency);
+  // Only shipped lines are charged shipping: an order of services alone has none, and no address to ship to.
+  const ships = lines.some((line) => shipsLine(line.lineItemType));
+  const shipping = ships ? standardShippingMinor(currency) : 0;
   const discountLines = order.discount?.lines ?? [];
   const shippingDiscount = order.discount?.shippingMinor ?? 0;
   const discountTotal = (order.discount?.merchandiseMinor ?? 0) + shippingDiscount;
@@ -70,16 +72,18 @@ export function paidWebOrder(order: PaidWebOrder): OrderDraft {
     testmode: true,
     customerEmail: order.customerEmail,
     billingAddress: address,
-    shippingAddress: address,
+    shippingAddress: ships ? address : null,
     lines,
     internalNotes: [],
-    shippingLines: [
-      {
-        method: SHIPPING_NAME,
-        amountMinor: shipping,
-        ...(shippingDiscount && { discountMinor: shippingDiscount }),
-      },
-    ],
+    shippingLines: ships
+      ? [
+          {
+            method: SHIPPING_NAME,
+            amountMinor: shipping,
+            ...(shippingDiscount && { discountMinor: shippingDiscount }),
+          },
+        ]
+      : [],
     discountLines,
     formSubmission: null,
     subtotalMinor: subtotal,
@@ -93,7 +97,7 @@ export function paidWebOrder(order: PaidWebOrder): OrderDraft {
     fulfillmentStatus: 'PENDING',
     fulfilledOn: null,
     fulfillments: [],
-    shippingOptionName: SHIPPING_NAME,
+    shippingOptionName: ships ? SHIPPING_NAME : null,
     shippingOptionServiceType: null,
     payment: {
       provider: 'STRIPE',

@@ -27,13 +27,21 @@ export interface ShipmentJson {
 }
 
 /**
- * What a PHYSICAL_PRODUCT line sells, through the API's imports and the store's cart alike: a
- * PHYSICAL product's variant, the kind an order ships. A service, a gift card or a download is
- * not sold as an order's product line.
+ * The line item type an order line selling a variant of this product type has, or undefined for
+ * the types the store does not sell as a line of its own. The platform's names where seen
+ * (platform-surface 2.1.4: `PHYSICAL_PRODUCT`, `SERVICE`).
  */
-export function soldAsProductLine(productType: string): boolean {
-  return productType === 'PHYSICAL';
+export function lineItemTypeOf(productType: string): 'PHYSICAL_PRODUCT' | 'SERVICE' | undefined {
+  if (productType === 'PHYSICAL') return 'PHYSICAL_PRODUCT';
+  if (productType === 'SERVICE') return 'SERVICE';
+  return undefined;
 }
+
+/** Whether the store's cart sells this product type's variants. */
+export const storeSells = (productType: string): boolean => lineItemTypeOf(productType) !== undefined;
+
+/** A line of these types is shipped: the others (a service) need no shipping. */
+export const shipsLine = (lineItemType: string): boolean => lineItemType === 'PHYSICAL_PRODUCT';
 
 export const PAYMENT_STATES = [
   'NOT_CHARGED',
@@ -51,8 +59,11 @@ export type PaymentState = (typeof PAYMENT_STATES)[number];
 export const FULFILLMENT_STATUSES = ['PENDING', 'FULFILLED', 'CANCELED'] as const;
 export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
-/** Line item types Emporium writes (platform-surface 2.1.4, Q4). */
-export type LineItemType = 'PHYSICAL_PRODUCT' | 'CUSTOM';
+/**
+ * Line item types Emporium writes (platform-surface 2.1.4, Q4). An import sends PHYSICAL_PRODUCT
+ * or CUSTOM lines; the store's checkout writes PHYSICAL_PRODUCT and SERVICE ones.
+ */
+export type LineItemType = 'PHYSICAL_PRODUCT' | 'SERVICE' | 'CUSTOM';
 
 export interface OrderLine {
   id: string;

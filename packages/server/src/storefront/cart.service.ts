@@ -1,4 +1,4 @@
-import { soldAsProductLine } from '../shared/order-model.ts';
+import { lineItemTypeOf, storeSells } from '../shared/order-model.ts';
 import { productPath } from '../shared/store-urls.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
@@ -15,6 +15,8 @@ export interface CartItem {
   variantId: string;
   /** Its product: what a PRODUCT discount names (discount-pricing.ts). */
   productId: string;
+  /** The order line it becomes: a physical item, which is shipped, or a service, which is not. */
+  lineItemType: 'PHYSICAL_PRODUCT' | 'SERVICE';
   /** "Linen shirt (M, Blue)": the product and, when it has variants, the chosen one's values. */
   name: string;
   productName: string;
@@ -42,7 +44,7 @@ export interface CartView {
   dropped: string[];
 }
 
-const sellable = (v: CartVariant) => v.for_sale && soldAsProductLine(v.product_type);
+const sellable = (v: CartVariant) => v.for_sale && storeSells(v.product_type);
 
 export function itemName(v: Pick<CartVariant, 'product_name' | 'variant_attributes' | 'attributes'>): string {
   const values = v.variant_attributes.map((a) => v.attributes[a]).filter((x) => x);
@@ -78,6 +80,7 @@ function itemOf(websiteId: string, v: CartVariant, quantity: number): CartItem {
   return {
     variantId: v.id,
     productId: v.product_id,
+    lineItemType: lineItemTypeOf(v.product_type)!,
     name: itemName(v),
     productName: v.product_name,
     options: v.variant_attributes.map((a) => ({ name: a, value: v.attributes[a] ?? '' })),
@@ -125,7 +128,7 @@ export async function addToCart(db: Db, websiteId: string, cart: Cart, variantId
   const id = variantId.trim().toLowerCase();
   const [v] = isVariantId(id) ? await selectCartVariants(db, websiteId, [id]) : [];
   if (!v || !v.for_sale) throw new NotFound('This item is not for sale in this store.');
-  if (!soldAsProductLine(v.product_type)) {
+  if (!storeSells(v.product_type)) {
     throw new ValidationError(`${v.product_name} cannot be bought through this store's cart.`);
   }
   const inCart = cart.find((l) => l.variantId === id)?.quantity ?? 0;

@@ -5,6 +5,7 @@ import { MAX_QUANTITY } from './cart.ts';
 import { money, priceTag, type Price } from './store-format.ts';
 import type { PricedCart } from '../discounts/discount-pricing.ts';
 import { notice } from '../pages/notice.ts';
+import { shipsLine } from '../shared/order-model.ts';
 import { csrfInput } from '../pages/forms.ts';
 
 /** The cart page: its lines with a quantity to change and a Remove button each, and the subtotal. */
@@ -77,15 +78,19 @@ function discountRows(page: CartPage): Html | string {
       <td>${priced.merchandiseDiscountMinor ? html`−${amount(priced.merchandiseDiscountMinor)}` : ''}</td>
       <td></td>
     </tr>
-    <tr>
-      <th scope="row" colspan="3">
-        Shipping${free ? html` <span class="meta">(free: ${line.name})</span>` : ''}
-      </th>
-      <td>
-        ${free ? html`<s>${amount(priced.shippingMinor)}</s> ${amount(0)}` : amount(priced.shippingMinor)}
-      </td>
-      <td></td>
-    </tr>
+    ${
+      page.view.items.some((item) => shipsLine(item.lineItemType))
+        ? html`<tr>
+            <th scope="row" colspan="3">
+              Shipping${free ? html` <span class="meta">(free: ${line.name})</span>` : ''}
+            </th>
+            <td>
+              ${free ? html`<s>${amount(priced.shippingMinor)}</s> ${amount(0)}` : amount(priced.shippingMinor)}
+            </td>
+            <td></td>
+          </tr>`
+        : ''
+    }
     <tr>
       <th scope="row" colspan="3">Total</th>
       <td><strong>${amount(priced.totalMinor)}</strong></td>
@@ -133,7 +138,9 @@ export function cartBody(page: CartPage): Html {
           </tfoot>
         </table>
       </div>
-      <p class="meta">A quantity of 0 removes the item. Shipping is added at checkout.</p>
+      <p class="meta">
+        A quantity of 0 removes the item. Shipping, for what is shipped, is added at checkout.
+      </p>
       <p><button type="submit" name="action" value="update">Update cart</button></p>
     </form>
     ${items.map(

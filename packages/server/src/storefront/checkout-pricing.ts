@@ -8,6 +8,7 @@ import { liveDiscounts } from '../discounts/discounts.service.ts';
 import { standardShipping } from '../discounts/fulfillment-options.ts';
 import type { OrderDiscount } from '../orders/web-order.ts';
 import type { CartItem } from './cart.service.ts';
+import { shipsLine } from '../shared/order-model.ts';
 
 /**
  * The store's prices after discounts (discount-pricing.ts): the cart page's, the checkout's, and
@@ -17,7 +18,7 @@ import type { CartItem } from './cart.service.ts';
 export async function priceStoreCart(
   deps: { db: Db; clock: Clock },
   website: { id: string; currency: string },
-  items: Pick<CartItem, 'productId' | 'variantId' | 'unitPriceMinor' | 'quantity'>[],
+  items: Pick<CartItem, 'productId' | 'variantId' | 'unitPriceMinor' | 'quantity' | 'lineItemType'>[],
   promoCode: string | null,
   buyerEmail: string | null,
 ): Promise<PricedCart> {
@@ -33,7 +34,10 @@ export async function priceStoreCart(
       unitPriceMinor: i.unitPriceMinor,
       quantity: i.quantity,
     })),
-    shipping: standardShipping(website.id, website.currency),
+    // A cart of services alone ships nothing (web-order.ts puts no shipping line on its order).
+    shipping: items.some((i) => shipsLine(i.lineItemType))
+      ? standardShipping(website.id, website.currency)
+      : null,
     discounts: live.map((d) => ({ rule: d.rule, usable: !used.has(d.rule.id) })),
     promoCode,
   });

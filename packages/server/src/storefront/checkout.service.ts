@@ -79,7 +79,7 @@ function draftOf(
     address: addressOf(form),
     // The catalog's prices, read in this transaction: never the cookie's, which holds none.
     lines: view.items.map((item) => ({
-      lineItemType: 'PHYSICAL_PRODUCT',
+      lineItemType: item.lineItemType,
       variantId: item.variantId,
       title: null,
       quantity: item.quantity,

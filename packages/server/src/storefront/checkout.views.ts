@@ -6,6 +6,7 @@ import type { CartView } from './cart.service.ts';
 import { itemLabel } from './cart.views.ts';
 import { COUNTRIES, type CheckoutErrors, type CheckoutField, type CheckoutForm } from './checkout-form.ts';
 import { money } from './store-format.ts';
+import { shipsLine } from '../shared/order-model.ts';
 import type { PricedCart } from '../discounts/discount-pricing.ts';
 import { promoMessage } from './checkout-pricing.ts';
 import { notice } from '../pages/notice.ts';
@@ -135,6 +136,9 @@ function promoField(page: CheckoutPage): Html {
   </div>`;
 }
 
+/** Whether anything in the order is shipped: a cart of services alone has no shipping. */
+const ships = (page: CheckoutPage) => page.view.items.some((item) => shipsLine(item.lineItemType));
+
 function summary(page: CheckoutPage): Html {
   const { priced } = page;
   const freeShipping =
@@ -177,14 +181,18 @@ function summary(page: CheckoutPage): Html {
               </tr>`
             : ''
         }
-        <tr>
-          <th scope="row" colspan="2">
-            Shipping${freeShipping ? html` <span class="meta">(free: ${priced.discountLines[0]!.name})</span>` : ''}
-          </th>
-          <td>
-            ${freeShipping ? html`<s>${amount(priced.shippingMinor)}</s> ${amount(0)}` : amount(priced.shippingMinor - priced.shippingDiscountMinor)}
-          </td>
-        </tr>
+        ${
+          ships(page)
+            ? html`<tr>
+                <th scope="row" colspan="2">
+                  Shipping${freeShipping ? html` <span class="meta">(free: ${priced.discountLines[0]!.name})</span>` : ''}
+                </th>
+                <td>
+                  ${freeShipping ? html`<s>${amount(priced.shippingMinor)}</s> ${amount(0)}` : amount(priced.shippingMinor - priced.shippingDiscountMinor)}
+                </td>
+              </tr>`
+            : ''
+        }
         <tr>
           <th scope="row" colspan="2">Total</th>
           <td><strong>${amount(priced.totalMinor)}</strong></td>
@@ -219,7 +227,7 @@ export function checkoutBody(page: CheckoutPage): Html {
         ${field('email', page)}
       </fieldset>
       <fieldset>
-        <legend>Shipping address</legend>
+        <legend>${ships(page) ? 'Shipping address' : 'Billing address'}</legend>
         ${field('firstName', page)} ${field('lastName', page)} ${field('address1', page)}
         ${field('address2', page)} ${field('city', page)} ${field('state', page)} ${field('postalCode', page)}
         ${countryField(page)} ${field('phone', page)}
@@ -268,10 +276,14 @@ export function confirmationBody(websiteId: string, order: OwnerOrder): Html {
       Total paid:
       <strong>${amount(order.grandTotal)}</strong>${order.testmode ? ' (test mode: no card was charged)' : ''}
     </p>
-    <h2>Shipping to</h2>
-    <address>
-      ${addressLines(order.shippingAddress).map((line, i) => html`${i ? html`<br />` : ''}${line}`)}
-    </address>
+    ${
+      order.shippingAddress
+        ? html`<h2>Shipping to</h2>
+            <address>
+              ${addressLines(order.shippingAddress).map((line, i) => html`${i ? html`<br />` : ''}${line}`)}
+            </address>`
+        : html`<p>Nothing in this order is shipped.</p>`
+    }
     <p>Placed with the e-mail address ${order.customerEmail}.</p>
     <p><a href="${root}">Continue shopping</a></p>`;
 }

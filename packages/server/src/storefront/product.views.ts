@@ -1,5 +1,5 @@
 import { sanitizeDescription } from '../catalog/description.ts';
-import { soldAsProductLine } from '../shared/order-model.ts';
+import { storeSells } from '../shared/order-model.ts';
 import type { ProductRow, VariantRow } from '../catalog/products.mapper.ts';
 import { productPath, storePagePath, websitePath } from '../shared/store-urls.ts';
 import { html, Html } from '../pages/html.ts';
@@ -64,7 +64,7 @@ function chooserLabel(row: ProductRow): string {
 
 function buyForm(websiteId: string, row: ProductRow): Html {
   if (row.variants.length === 0) return html``;
-  if (!soldAsProductLine(row.type)) {
+  if (!storeSells(row.type)) {
     return html`<ul class="options">
         ${row.variants.map((v) => html`<li>${variantOption(row, v, available(v))}</li>`)}
       </ul>

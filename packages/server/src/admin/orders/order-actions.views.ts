@@ -110,7 +110,7 @@ function cancelForm(
 ) {
   const { csrf, restock } = view;
   const items = order.lineItems
-    .filter((line) => line.lineItemType === 'PHYSICAL_PRODUCT' && line.variantId)
+    .filter((line) => line.lineItemType !== 'CUSTOM' && line.variantId)
     .reduce((sum, line) => sum + line.quantity, 0);
   return html`<h2 id="cancel">Cancel the order</h2>
     ${notice(error)}
