@@ -65,9 +65,12 @@ export async function refundLocked(
   input: RefundInput,
 ): Promise<RefundEffects> {
   const websiteId = order.website_id;
-  const document = await selectOrderDocument(trx, websiteId, order.id);
   const earlier = await selectRefunds(trx, websiteId, order.id);
-  const refundableOrder = refundable(order, document, earlier);
+  const { refundable: refundableOrder, document } = refundable(
+    order,
+    await selectOrderDocument(trx, websiteId, order.id),
+    earlier,
+  );
   const amounts: RefundAmounts = input.full
     ? fullRefund(refundableOrder, describe(order))
     : refundAmounts(refundableOrder, input, describe(order));
@@ -97,8 +100,8 @@ export async function refundLocked(
     });
     await updateDocument(
       trx,
-      document!.id,
-      withRefund(document!.document, {
+      document.id,
+      withRefund(document.document, {
         id: row.id,
         amountMinor: row.amount_minor,
         refundedOn,
@@ -126,23 +129,11 @@ export async function refundLocked(
       paymentState,
       restocked,
     },
-    documentId: document!.id,
+    documentId: document.id,
     notified,
     emailed,
     announce,
   };
-}
-
-/** After a refund's commit: the notifications and e-mail sent, the caches told. */
-export function afterRefund(
-  deps: OrderDeps,
-  websiteId: string,
-  effects: Pick<RefundEffects, 'notified' | 'emailed' | 'announce'>,
-) {
-  effects.announce();
-  if (effects.notified) deps.jobs.wakeDeliveryWorkers();
-  if (effects.emailed) deps.jobs.wakeEmailWorkers();
-  deps.orders.lists.changed(websiteId);
 }
 
 export async function refundOrder(
@@ -160,6 +151,9 @@ export async function refundOrder(
     await stampRows(trx, deps.clock, websiteId, 'transaction_documents', [made.documentId]);
     return made;
   });
-  afterRefund(deps, websiteId, effects);
+  effects.announce();
+  if (effects.notified) deps.jobs.wakeDeliveryWorkers();
+  if (effects.emailed) deps.jobs.wakeEmailWorkers();
+  deps.orders.lists.changed(websiteId);
   return effects.refunded;
 }

@@ -18,12 +18,15 @@ export const describe = (order: OrderRow) => (minor: number) => {
   return `${value} ${currency}`;
 };
 
-/** The order as a refund sees it, from its document; refused when nothing can be refunded. */
+/**
+ * The order as a refund sees it, with its transaction document, which holds the payment; refused
+ * when nothing can be refunded.
+ */
 export function refundable(
   order: OrderRow,
   document: DocumentRow | undefined,
   earlier: RefundRow[],
-): Refundable {
+): { refundable: Refundable; document: DocumentRow } {
   const number = `#${order.order_number}`;
   if (order.payment_state === 'REFUNDED')
     throw new ValidationError(`Order ${number} is already refunded in full.`);
@@ -37,7 +40,7 @@ export function refundable(
   }
   const currency = order.document.grandTotal.currency;
   const minor = (m: { value: string }) => decimalToMinorUnits(m.value, currency);
-  return {
+  const asRefunded: Refundable = {
     currency,
     paidMinor: minor(payment.amount),
     shippingMinor: document.document.shippingLineItems.reduce((sum, s) => sum + minor(s.netAmount), 0),
@@ -53,6 +56,7 @@ export function refundable(
       lines: r.lines,
     })),
   };
+  return { refundable: asRefunded, document };
 }
 
 /** Why the refunded items cannot go back in stock, if they cannot. */
@@ -106,7 +110,7 @@ export async function refundsView(db: Db, websiteId: string, orderId: string): P
   }));
   const restockable = restockRefusal(order) === undefined;
   try {
-    const remaining = remainingOf(refundable(order, document, rows));
+    const remaining = remainingOf(refundable(order, document, rows).refundable);
     if (remaining.amountMinor === 0) {
       return { refunds, left: null, why: 'Everything paid has been refunded.', restockable };
     }
