@@ -1,8 +1,9 @@
 /**
  * The owner's product pages in Chromium, against the service on 127.0.0.1: the grid (with its
  * screenshot), a product opened and edited from the keyboard, which an app subscribed to
- * product.update hears of, and an image uploaded with the page's script showing the progress;
- * axe-core on each page. Skipped without Chromium, like the other browser tests.
+ * product.update hears of, an image uploaded with the page's script showing the progress, then
+ * shown on the variant, whose measurements and GTIN are set (one refused first); axe-core on
+ * each page. Skipped without Chromium, like the other browser tests.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -178,6 +179,33 @@ test(
     assert.deepEqual(await axeViolations(page, t, 'the product page'), []);
 
     assert.deepEqual(scriptErrors, [], 'no script errors, no CSP refusals');
+
+    // The variant shows the uploaded image, chosen by its name among the product's.
+    await page.getByRole('form', { name: 'Image of SHIRT-S' }).getByLabel('Image shown').selectOption({
+      label: 'Image 1: shirt-front',
+    });
+    await page.getByRole('button', { name: 'Save image' }).click();
+    await page.getByText("The variant's image was saved.").waitFor();
+    assert.equal((await apiProduct(site, productId)).product.variants[0].image.id, product.images[0].id);
+
+    // A variant's measurements in the site's units, and a GTIN refused beside its field.
+    const variantForm = page.getByRole('form', { name: 'Variant SHIRT-S' });
+    await variantForm.getByLabel('Weight (lb)').fill('0.6');
+    await variantForm.getByLabel('GTIN').fill('12345');
+    await variantForm.getByRole('button', { name: 'Save variant' }).click();
+    await page.getByText('a GTIN has 8, 12, 13 or 14 digits').waitFor();
+    // The page is the refused one now; the locators find its form again.
+    const gtin = variantForm.getByLabel('GTIN');
+    assert.equal(await gtin.getAttribute('aria-invalid'), 'true');
+    assert.equal(await gtin.inputValue(), '12345');
+    assert.equal(await variantForm.getByLabel('Weight (lb)').inputValue(), '0.6');
+    assert.deepEqual(await axeViolations(page, t, 'the product page with a variant refused'), []);
+    await gtin.fill('96385074');
+    await variantForm.getByRole('button', { name: 'Save variant' }).click();
+    await page.getByText('The variant was saved.').waitFor();
+    const saved = (await apiProduct(site, productId)).product.variants[0];
+    assert.equal(saved.gtin, '96385074');
+    assert.deepEqual(saved.shippingMeasurements.weight, { unit: 'POUND', value: 0.6 });
 
     // The new-product form, refused (a 400 page): the message beside its field is read with it.
     await page.goto(`${origin}/sites/${site.websiteId}/products/new`);

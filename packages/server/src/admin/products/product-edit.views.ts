@@ -1,21 +1,16 @@
-import { hasAttributes, STOCKED, type ProductType } from '../../catalog/product-types.ts';
+import { hasAttributes, type ProductType } from '../../catalog/product-types.ts';
 import type { WebsitesTable } from '../../db/schema.ts';
 import { html, type Html } from '../../pages/html.ts';
-import { checkbox, formNotice, select, stateOf, textArea, textField } from './product-fields.ts';
+import { checkbox, formNotice, stateOf, textArea, textField } from './product-fields.ts';
 import type { FormError } from './product-form.ts';
-import {
-  priceFields,
-  stockFields,
-  thumbnail,
-  TYPE_WORDS,
-  type ShownProduct,
-  type ShownVariant,
-} from './products.views.ts';
+import { priceFields, thumbnail, TYPE_WORDS, type ShownProduct } from './products.views.ts';
+import { newVariantForm, pricingValues, variantCard, type VariantPage } from './variant-card.views.ts';
 import { csrfInput } from '../../pages/forms.ts';
 
 /**
- * A product's page for its owner: one form per change (the details, each variant, its stock,
- * each image), so that each save is one call of the API's services, all of it or none.
+ * A product's page for its owner: one form per change (the details, each variant, the image it
+ * shows, its stock, each image), so that each save is one call of the API's services, all of it
+ * or none. The variants' forms are in variant-card.views.ts.
  */
 
 export interface EditView {
@@ -24,26 +19,6 @@ export interface EditView {
   stockKey: () => string;
   error?: FormError;
   notice?: string;
-}
-
-const blankZero = (value: string | undefined) => (value && Number(value) !== 0 ? value : '');
-
-function pricingValues(pricing: ShownVariant['pricing'] | null | undefined, prefix = '') {
-  return {
-    [`${prefix}price`]: pricing?.basePrice.value ?? '',
-    [`${prefix}salePrice`]: blankZero(pricing?.salePrice?.value),
-    [`${prefix}onSale`]: pricing?.onSale ? 'on' : '',
-  };
-}
-
-function attributeFields(state: ReturnType<typeof stateOf>, names: string[]): Html {
-  if (names.length === 0) return html``;
-  const error = state.error?.field === 'attributes' ? state.error.message : undefined;
-  return html`<fieldset ${error ? html`aria-describedby="${state.key}-attributes-error"` : ''}>
-    <legend>Options</legend>
-    ${names.map((name, j) => textField(state, `attr${j}`, name))}
-    ${error ? html`<span class="field-error" id="${state.key}-attributes-error" role="alert">${error}</span>` : ''}
-  </fieldset>`;
 }
 
 function detailsForm(base: string, product: ShownProduct, view: EditView): Html {
@@ -55,6 +30,7 @@ function detailsForm(base: string, product: ShownProduct, view: EditView): Html 
       isVisible: product.isVisible ? 'on' : '',
       variantAttributes: (product.variantAttributes ?? []).join(', '),
       urlSlug: product.urlSlug,
+      tags: product.tags.join(', '),
       seoTitle: product.seoOptions?.title ?? '',
       seoDescription: product.seoOptions?.description ?? '',
       ...pricingValues(product.pricing),
@@ -69,6 +45,7 @@ function detailsForm(base: string, product: ShownProduct, view: EditView): Html 
     ${textArea(state, 'description', 'Description', 'HTML; scripts and event handlers are removed')}
     ${checkbox(state, 'isVisible', 'Visible in the store')}
     ${textField(state, 'urlSlug', 'Address in the store', { hint: 'letters, digits and single hyphens' })}
+    ${textField(state, 'tags', 'Tags', { hint: 'separated by commas, such as summer, linen' })}
     ${
       hasAttributes(type)
         ? textField(state, 'variantAttributes', 'Option names', {
@@ -79,80 +56,6 @@ function detailsForm(base: string, product: ShownProduct, view: EditView): Html 
     ${type === 'DIGITAL' ? priceFields(state, '') : ''} ${textField(state, 'seoTitle', 'Search engine title')}
     ${textField(state, 'seoDescription', 'Search engine description')}
     <div class="actions"><button>Save details</button></div>
-  </form>`;
-}
-
-function variantCard(base: string, product: ShownProduct, variant: ShownVariant, view: EditView): Html {
-  const names = product.variantAttributes ?? [];
-  const url = `${base}/variants/${variant.id}`;
-  const values = Object.fromEntries(names.map((n, j) => [`attr${j}`, variant.attributes?.[n] ?? '']));
-  const state = stateOf(
-    'variant-' + variant.id,
-    { sku: variant.sku, ...pricingValues(variant.pricing), ...values },
-    view.error,
-  );
-  const stock = stateOf(
-    `stock-${variant.id}`,
-    { mode: 'set', quantity: '', key: view.stockKey() },
-    view.error,
-  );
-  const options = names.map((n) => variant.attributes?.[n]).filter(Boolean);
-  const title = options.length ? `${variant.sku} (${options.join(', ')})` : variant.sku;
-  const headingId = `variant-${variant.id}`;
-  return html`<section class="card" aria-labelledby="${headingId}">
-    <h3 id="${headingId}">${title}</h3>
-    <form class="stack" method="post" action="${url}" novalidate aria-label="Variant ${variant.sku}">
-      ${csrfInput(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
-      ${priceFields(state, '', product.type === 'GIFT_CARD')} ${attributeFields(state, names)}
-      <div class="actions"><button>Save variant</button></div>
-    </form>
-    ${
-      variant.stock
-        ? html`<form
-            class="stack"
-            method="post"
-            action="${url}/stock"
-            novalidate
-            aria-label="Stock of ${variant.sku}"
-          >
-            ${csrfInput(view.csrf)}<input type="hidden" name="key" value="${stock.values.key}" />
-            ${formNotice(stock)}
-            <p>
-              In stock: <strong>${variant.stock.unlimited ? 'unlimited' : variant.stock.quantity}</strong>
-            </p>
-            ${select(stock, 'mode', 'Change', [
-              { value: 'set', label: 'Set to' },
-              { value: 'add', label: 'Add' },
-              { value: 'remove', label: 'Take away' },
-              { value: 'unlimited', label: 'Make unlimited' },
-            ])}
-            ${textField(stock, 'quantity', 'Quantity', { inputmode: 'numeric' })}
-            <div class="actions"><button class="secondary">Update stock</button></div>
-          </form>`
-        : ''
-    }
-    <form method="post" action="${url}/delete">
-      ${csrfInput(view.csrf)}
-      <button class="danger" aria-label="Remove variant ${variant.sku}">Remove variant</button>
-    </form>
-  </section>`;
-}
-
-function newVariantForm(base: string, product: ShownProduct, view: EditView): Html {
-  const names = product.variantAttributes ?? [];
-  const state = stateOf('new-variant', {}, view.error);
-  return html`<form
-    class="stack"
-    method="post"
-    action="${base}/variants"
-    novalidate
-    aria-labelledby="add-variant"
-  >
-    ${csrfInput(view.csrf)} ${formNotice(state)} ${textField(state, 'sku', 'SKU')}
-    ${priceFields(state, '', product.type === 'GIFT_CARD')}
-    ${STOCKED.includes(product.type as ProductType) ? stockFields(state, '') : ''}
-    ${attributeFields(state, names)}
-    <div class="actions"><button>Add variant</button></div>
   </form>`;
 }
 
@@ -211,6 +114,14 @@ function uploadForm(base: string, view: EditView): Html {
 
 export function editBody(site: WebsitesTable, product: ShownProduct, view: EditView): Html {
   const base = `/sites/${site.id}/products/${product.id}`;
+  const variants: VariantPage = {
+    base,
+    product,
+    csrf: view.csrf,
+    stockKey: view.stockKey,
+    error: view.error,
+    standard: site.measurement_standard,
+  };
   return html`<p><a href="/sites/${site.id}/products">All products</a></p>
     ${view.notice ? html`<p class="notice info" role="status">${view.notice}</p>` : ''}
     ${view.error?.form === 'page' ? html`<p class="notice error" role="alert">${view.error.message}</p>` : ''}
@@ -219,9 +130,9 @@ export function editBody(site: WebsitesTable, product: ShownProduct, view: EditV
     ${
       product.variants
         ? html`<h2 id="variants">Variants</h2>
-            ${product.variants.map((v) => variantCard(base, product, v, view))}
+            ${product.variants.map((v) => variantCard(variants, v))}
             <h2 id="add-variant">Add a variant</h2>
-            ${newVariantForm(base, product, view)}`
+            ${newVariantForm(variants)}`
         : ''
     }
     <h2 id="images">Images</h2>

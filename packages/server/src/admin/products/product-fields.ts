@@ -99,7 +99,12 @@ export function select(
   const d = described(state, name);
   return html`<div class="field">
     <label for="${d.id}">${label}</label>
-    <select id="${d.id}" name="${name}" ${d.ids ? html`aria-describedby="${d.ids}"` : ''}>
+    <select
+      id="${d.id}"
+      name="${name}"
+      ${d.ids ? html`aria-describedby="${d.ids}"` : ''}
+      ${d.error ? html`aria-invalid="true"` : ''}
+    >
       ${choices.map(
         (c) =>
           html`<option value="${c.value}" ${state.values[name] === c.value ? html`selected` : ''}>
@@ -109,4 +114,23 @@ export function select(
     </select>
     ${d.after}
   </div>`;
+}
+
+/**
+ * Fields under one legend. A refusal naming the group itself (`attributes`, `v0.measurements`),
+ * not one of its fields, is shown inside it, after its fields; the hint before them.
+ */
+export function fieldGroup(
+  state: FormState,
+  name: string,
+  legend: string,
+  fields: Html,
+  hint?: string,
+): Html {
+  const d = described(state, name, hint);
+  return html`<fieldset ${d.ids ? html`aria-describedby="${d.ids}"` : ''}>
+    <legend>${legend}</legend>
+    ${hint ? html`<span class="hint" id="${d.id}-hint">${hint}</span>` : ''} ${fields}
+    ${d.error ? html`<span class="field-error" id="${d.id}-error" role="alert">${d.error}</span>` : ''}
+  </fieldset>`;
 }

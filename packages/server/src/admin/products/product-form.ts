@@ -8,6 +8,8 @@ import type { PricingInputT } from '../../catalog/products.schemas.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { validationMessage } from '../../http/validation-message.ts';
 import type { Form } from '../../pages/forms.ts';
+import type { MeasurementStandard } from '../../sites/websites.service.ts';
+import { physicalOf, PHYSICAL_FIELDS } from './variant-input.ts';
 
 /**
  * The owner's product forms turned into the API's inputs. The API's own request schemas check
@@ -73,12 +75,23 @@ export function stockOf(values: Values, prefix: string): { quantity?: number; un
   return { quantity: text === '' ? 0 : /^\d+$/.test(text) ? Number(text) : Number.NaN };
 }
 
-/** A variant row of a form: `v0.sku`, `v0.price`, ..., its option values in `v0.options`. */
-function variantOf(values: Values, i: number, type: ProductType, names: string[], currency: string) {
+/** What the product forms need of the website: its currency and its measurement standard. */
+export interface SiteUnits {
+  currency: string;
+  measurement_standard: MeasurementStandard;
+}
+
+/**
+ * A variant row of a form: `v0.sku`, `v0.price`, ..., its option values in `v0.options`, its GTIN,
+ * MPN and measurements (`v0.gtin`, `v0.weight`, ...) when typed, for the service to refuse if the
+ * type takes none.
+ */
+function variantOf(values: Values, i: number, type: ProductType, names: string[], site: SiteUnits) {
   const prefix = `v${i}.`;
   const input: VariantInput = {
     sku: values[`${prefix}sku`] ?? '',
-    pricing: pricingOf(values, prefix, currency, type === 'GIFT_CARD'),
+    pricing: pricingOf(values, prefix, site.currency, type === 'GIFT_CARD'),
+    ...physicalOf(values, prefix, site.measurement_standard),
   };
   if (STOCKED.includes(type)) input.stock = stockOf(values, prefix);
   if (hasAttributes(type) && names.length) {
@@ -99,8 +112,11 @@ export function rowCount(values: Values): number {
   return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 1;
 }
 
-/** The new-product form as createProduct's input. A DIGITAL product takes the first row's price. */
-export function newProductInput(values: Values, currency: string): ProductInput {
+/**
+ * The new-product form as createProduct's input. A DIGITAL product takes the first row's price.
+ * A blank address is left to the service to make from the name; no tags are none.
+ */
+export function newProductInput(values: Values, site: SiteUnits): ProductInput {
   const type = values.type as ProductType;
   if (!PRODUCT_TYPES.includes(type)) throw new ValidationError('type: choose a product type');
   const names = hasAttributes(type) ? nameList(values.variantAttributes ?? '') : [];
@@ -112,12 +128,16 @@ export function newProductInput(values: Values, currency: string): ProductInput 
     isVisible: checked(values, 'isVisible'),
     seoOptions: seoOf(values),
   };
+  const slug = (values.urlSlug ?? '').trim();
+  if (slug) input.urlSlug = slug;
+  const tags = nameList(values.tags ?? '');
+  if (tags.length) input.tags = tags;
   if (names.length) input.variantAttributes = names;
   if (!hasVariants(type)) {
-    input.pricing = pricingOf(values, 'v0.', currency);
+    input.pricing = pricingOf(values, 'v0.', site.currency);
     return input;
   }
-  input.variants = variantRows(values).map((i) => variantOf(values, i, type, names, currency));
+  input.variants = variantRows(values).map((i) => variantOf(values, i, type, names, site));
   return input;
 }
 
@@ -147,11 +167,20 @@ function fieldOf(path: string, rows: number[] = [], pricingAt = ''): string {
     [/^pricing\.onSale/, 'onSale'],
     [/^pricing/, 'price'],
     [/^stock/, 'stock'],
+    [/^(shippingM|m)easurements\.weight/, 'weight'],
+    [/^(shippingM|m)easurements\.dimensions\.length/, 'length'],
+    [/^(shippingM|m)easurements\.dimensions\.width/, 'width'],
+    [/^(shippingM|m)easurements\.dimensions\.height/, 'height'],
+    // A unit, or the group another type's variant does not take: the fieldset's message.
+    [/^(shippingM|m)easurements/, 'measurements'],
     [/^attributes/, variant ? 'options' : 'attributes'],
     [/^\w+Operations\[\d+\]\.quantity/, 'quantity'],
     [/^seoOptions\.title/, 'seoTitle'],
     [/^seoOptions/, 'seoDescription'],
-    [/^(name|description|variantAttributes|storePageId|urlSlug|type|altText|quantity|mode)\b/, ''],
+    [
+      /^(name|description|variantAttributes|storePageId|urlSlug|tags|type|altText|quantity|mode|gtin|mpn|imageId)\b/,
+      '',
+    ],
   ];
   for (const [pattern, name] of rules) {
     if (pattern.test(rest)) return prefix + (name || /^\w+/.exec(rest)![0]);
@@ -175,6 +204,9 @@ export function formError(
 export function variantRows(values: Values): number[] {
   return Array.from({ length: rowCount(values) }, (_, i) => i).filter(
     (i) =>
-      i === 0 || ['sku', 'price', 'salePrice', 'stock', 'options'].some((f) => values[`v${i}.${f}`]?.trim()),
+      i === 0 ||
+      ['sku', 'price', 'salePrice', 'stock', 'options', ...PHYSICAL_FIELDS].some((f) =>
+        values[`v${i}.${f}`]?.trim(),
+      ),
   );
 }

@@ -51,6 +51,7 @@ const SAVED: Record<string, string> = {
   variant: 'The variant was saved.',
   'variant-added': 'The variant was added.',
   'variant-removed': 'The variant was removed.',
+  'variant-image': "The variant's image was saved.",
   stock: 'The stock was updated.',
   'stock-replayed': 'That stock change had already been made.',
   images: 'The images were uploaded; they show once they are processed.',

@@ -59,6 +59,9 @@ function detailsChanges(values: Values, product: ShownProduct, currency: string)
   };
   const slug = (values.urlSlug ?? '').trim();
   if (slug !== product.urlSlug) changes.urlSlug = slug;
+  // Tags as typed replace them; left as shown, they are not sent (a tag set through the API may hold a comma).
+  const tags = values.tags?.trim();
+  if (tags !== undefined && tags !== product.tags.join(', ')) changes.tags = nameList(tags);
   if (hasAttributes(product.type as ProductType)) {
     const names = nameList(values.variantAttributes ?? '');
     if (names.join('\n') !== (product.variantAttributes ?? []).join('\n')) changes.variantAttributes = names;
@@ -121,7 +124,7 @@ export const adminProductsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = asyn
       return sendPage(reply, 200, page('New product', body, context));
     }
     try {
-      const input = newProductInput(values, site.currency);
+      const input = newProductInput(values, site);
       const api = apiFor(input.type);
       // The request schema of the version the product is created through.
       checkSchema(api === 'v2' ? CreateProductV2Body : CreateProductBody, input);

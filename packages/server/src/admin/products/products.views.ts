@@ -4,6 +4,7 @@ import { html, type Html } from '../../pages/html.ts';
 import { checkbox, formNotice, select, textArea, textField, type FormState } from './product-fields.ts';
 import { PRODUCT_TYPES } from '../../catalog/product-types.ts';
 import { rowCount } from './product-form.ts';
+import { physicalFields } from './variant-fields.views.ts';
 import { csrfInput } from '../../pages/forms.ts';
 
 /** The owner's product grid, the new-product form and the delete confirmation. */
@@ -21,6 +22,15 @@ export interface ShownVariant {
   pricing: { basePrice: Money; salePrice?: Money; onSale?: boolean };
   stock?: { quantity: number; unlimited: boolean };
   attributes?: Record<string, string>;
+  /** The image it shows, one of its product's; every type's variant has it. */
+  image?: ShownImage | null;
+  /** A PHYSICAL variant's only. */
+  shippingMeasurements?: {
+    weight: { unit: string; value: number };
+    dimensions: { unit: string; length: number; width: number; height: number };
+  };
+  gtin?: string | null;
+  mpn?: string | null;
 }
 
 /** A product as the v2 API answers it: what these pages show of every type. */
@@ -32,6 +42,7 @@ export interface ShownProduct {
   description: string;
   url: string;
   urlSlug: string;
+  tags: string[];
   isVisible: boolean;
   variantAttributes?: string[];
   variants?: ShownVariant[];
@@ -168,6 +179,10 @@ export function newProductBody(
     ${textField(state, 'name', 'Name', { required: true })}
     ${textArea(state, 'description', 'Description', 'HTML; scripts and event handlers are removed')}
     ${checkbox(state, 'isVisible', 'Visible in the store')}
+    ${textField(state, 'urlSlug', 'Address in the store', {
+      hint: 'letters, digits and single hyphens; blank to make it from the name',
+    })}
+    ${textField(state, 'tags', 'Tags', { hint: 'separated by commas, such as summer, linen' })}
     ${textField(state, 'variantAttributes', 'Option names', {
       hint: 'what tells the variants apart, separated by commas, such as Size, Colour; none for one variant',
     })}
@@ -183,6 +198,7 @@ export function newProductBody(
           ${textField(state, `v${i}.options`, 'Option values', {
             hint: 'one for each option name, in the same order, separated by commas, such as M, Blue',
           })}
+          ${physicalFields(state, `v${i}.`, site.measurement_standard, 'physical products only: ')}
         </fieldset>`,
     )}
     <p class="hint">A gift card takes a SKU and a price; a download takes the first variant's price only.</p>
