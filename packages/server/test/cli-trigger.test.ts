@@ -97,6 +97,48 @@ describe('emporium trigger', () => {
     assert.equal((await app.call('GET', `${ORDERS}/${orderId}`)).json().fulfillmentStatus, 'CANCELED');
   });
 
+  test('order.update --action REFUNDED, MARKED_PENDING, EMAIL_UPDATED --email: each owner change, notified', async () => {
+    const app = await subscribed(['order.update'], ['website.orders.read']);
+    const websiteId = app.site.websiteId;
+    await createProduct(
+      app.site,
+      physical(app.site, { variants: [variant('CLI-2', { stock: { quantity: 3, unlimited: false } })] }),
+    );
+    const placed = await cli('trigger', 'order.create', '--website', websiteId, '--sku', 'CLI-2');
+    assert.equal(placed.code, 0, placed.stderr);
+    const { orderId } = output(placed.stdout).changed;
+    const run = async (...args: string[]) => {
+      const arriving = next();
+      const result = await cli('trigger', 'order.update', '--website', websiteId, ...args);
+      assert.equal(result.code, 0, result.stderr);
+      const line = output(result.stdout);
+      assert.deepEqual(line.notifications, { queued: 1 });
+      const [notice] = await arriving;
+      assertSigned(notice!, app.subscription.secret);
+      return { changed: line.changed, data: notice!.json.data };
+    };
+
+    const fulfilled = await run('--order', orderId);
+    assert.equal(fulfilled.changed.fulfillmentStatus, 'FULFILLED');
+    const pending = await run('--action', 'MARKED_PENDING');
+    assert.deepEqual(pending.data, { orderId, update: 'MARKED_PENDING' });
+    const email = await run('--action', 'EMAIL_UPDATED', '--email', 'cli.new@example.com');
+    assert.deepEqual(email.changed, { orderId, customerEmail: 'cli.new@example.com' });
+    assert.deepEqual(email.data, { orderId, update: 'EMAIL_UPDATED' });
+    const refunded = await run('--action', 'REFUNDED', '--order', orderId);
+    assert.deepEqual(refunded.data, { orderId, update: 'REFUNDED' });
+    assert.equal(refunded.changed.paymentState, 'REFUNDED');
+    assert.equal(refunded.changed.restocked, 1);
+    const order = (await app.call('GET', `${ORDERS}/${orderId}`)).json();
+    assert.equal(order.paymentState, 'REFUNDED');
+    assert.equal(order.fulfillmentStatus, 'PENDING');
+    assert.equal(order.customerEmail, 'cli.new@example.com');
+
+    const again = await cli('trigger', 'order.update', '--website', websiteId, '--action', 'REFUNDED');
+    assert.equal(again.code, 1);
+    assert.match(output(again.stdout).error.message, /has no PAID order whose payment the store took/);
+  });
+
   test('a change no subscription listens to is made, and the line says none was sent', async () => {
     const site = await ctx.site();
     const result = await cli('trigger', 'product.create', '--website', site.websiteId, '--name', 'Tarp');
@@ -178,7 +220,7 @@ describe('emporium trigger', () => {
     );
     assert.match(
       help.stdout,
-      /^ {2}trigger order\.update --website ID \[--order ID\] \[--action FULFILLED\|CANCELED\]$/m,
+      /^ {2}trigger order\.update --website ID \[--order ID\] \[--action FULFILLED\|CANCELED\|REFUNDED\|MARKED_PENDING\|EMAIL_UPDATED\] \[--email E\]$/m,
     );
     assert.match(help.stdout, /^ {2}trigger extension\.uninstall --website ID \[--client ID\]$/m);
   });

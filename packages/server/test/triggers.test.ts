@@ -374,8 +374,8 @@ describe('a trigger that cannot be made says why and changes nothing', () => {
     await refused(
       websiteId,
       'order.update',
-      { action: 'REFUNDED' },
-      /action: one of FULFILLED, CANCELED/,
+      { action: 'SHIPPED' },
+      /action: one of FULFILLED, CANCELED, REFUNDED, MARKED_PENDING, EMAIL_UPDATED, not "SHIPPED"/,
       'ValidationError',
     );
   });

@@ -863,7 +863,7 @@ export interface paths {
         put?: never;
         /**
          * Trigger a webhook topic
-         * @description Makes the real change behind the topic (docs/triggers.md): an order placed from the site’s stock, an order fulfilled or canceled, an app uninstalled, a contact, address or product changed. Its notifications go through the outbox, signed and retried. Options a topic does not take are refused.
+         * @description Makes the real change behind the topic (docs/triggers.md): an order placed from the site’s stock, an order fulfilled, canceled, refunded, marked pending or given a new e-mail, an app uninstalled, a contact, address or product changed. Its notifications go through the outbox, signed and retried. Options a topic does not take are refused.
          */
         post: {
             parameters: {
@@ -883,11 +883,11 @@ export interface paths {
                         sku?: string;
                         /** @description order.create. */
                         quantity?: number;
-                        /** @description order.create, contact.create: the buyer’s or contact’s e-mail. */
+                        /** @description order.create, contact.create: the buyer’s or contact’s e-mail; order.update with EMAIL_UPDATED: the order’s new one. */
                         email?: string;
-                        /** @description order.update: the order (the newest PENDING one by default). */
+                        /** @description order.update: the order (by default the newest the action can change: PENDING to fulfil or cancel, PAID to refund, FULFILLED to mark pending, any to change its e-mail). */
                         orderId?: string;
-                        /** @description order.update: FULFILLED or CANCELED. */
+                        /** @description order.update: FULFILLED, CANCELED, REFUNDED, MARKED_PENDING, EMAIL_UPDATED (FULFILLED by default). */
                         action?: string;
                         /** @description extension.uninstall: the app (the only one connected by default). */
                         clientId?: string;

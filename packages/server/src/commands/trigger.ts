@@ -1,3 +1,4 @@
+import { ORDER_UPDATE_ACTIONS } from '../testing/trigger-orders.ts';
 import { TRIGGERS, trigger, type OptionName, type TriggerOptions } from '../testing/triggers.ts';
 import { TOPICS } from '../webhooks/topics.ts';
 import type { Command, CommandGroup } from './command.ts';
@@ -8,7 +9,7 @@ const FLAGS: Record<OptionName, { flag: string; value: string }> = {
   quantity: { flag: 'quantity', value: 'N' },
   email: { flag: 'email', value: 'E' },
   orderId: { flag: 'order', value: 'ID' },
-  action: { flag: 'action', value: 'FULFILLED|CANCELED' },
+  action: { flag: 'action', value: ORDER_UPDATE_ACTIONS.join('|') },
   clientId: { flag: 'client', value: 'ID' },
   contactId: { flag: 'contact', value: 'ID' },
   addressId: { flag: 'address', value: 'ID' },

@@ -9,6 +9,7 @@ import { exportFixture } from './fixtures/export-fixture.ts';
 import { loadFixture, type FixtureDeps } from './fixtures/load-fixture.ts';
 import { advanceClock, siteTime, type SiteClockDeps, type SiteTime } from './site-clock.ts';
 import { requestLogRoutes } from './request-log.routes.ts';
+import { ORDER_UPDATE_ACTIONS } from './trigger-orders.ts';
 import { trigger, type TriggerDeps } from './triggers.ts';
 import { faultsRoutes } from './faults.routes.ts';
 import { emailsRoutes } from './emails.routes.ts';
@@ -53,9 +54,15 @@ const TriggerBody = Type.Union([
     {
       sku: text('order.create: the variant sold; product.create: the new variant’s SKU.'),
       quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'order.create.' })),
-      email: text('order.create, contact.create: the buyer’s or contact’s e-mail.'),
-      orderId: text('order.update: the order (the newest PENDING one by default).'),
-      action: text('order.update: FULFILLED or CANCELED.'),
+      email: text(
+        'order.create, contact.create: the buyer’s or contact’s e-mail; order.update with EMAIL_UPDATED: ' +
+          'the order’s new one.',
+      ),
+      orderId: text(
+        'order.update: the order (by default the newest the action can change: PENDING to fulfil or cancel, PAID to ' +
+          'refund, FULFILLED to mark pending, any to change its e-mail).',
+      ),
+      action: text(`order.update: ${ORDER_UPDATE_ACTIONS.join(', ')} (FULFILLED by default).`),
       clientId: text('extension.uninstall: the app (the only one connected by default).'),
       contactId: text('contact.update, contact.delete, address.*: the contact.'),
       addressId: text('address.update, address.delete: the address book entry.'),
@@ -152,8 +159,9 @@ export const testControlsRoutes: FastifyPluginAsyncTypebox<{ deps: RouteDeps; to
         summary: 'Trigger a webhook topic',
         description:
           'Makes the real change behind the topic (docs/triggers.md): an order placed from the site’s stock, an order ' +
-          'fulfilled or canceled, an app uninstalled, a contact, address or product changed. Its notifications go ' +
-          'through the outbox, signed and retried. Options a topic does not take are refused.',
+          'fulfilled, canceled, refunded, marked pending or given a new e-mail, an app uninstalled, a contact, ' +
+          'address or product changed. Its notifications go through the outbox, signed and retried. Options a ' +
+          'topic does not take are refused.',
         params: TriggerParams,
         body: TriggerBody,
         response: { 200: Triggered, ...errorResponses(400, 401, 404, 409) },

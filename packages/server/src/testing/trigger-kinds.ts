@@ -15,11 +15,17 @@ export interface TriggerOptions {
   sku?: string;
   /** order.create: how many (1 by default). */
   quantity?: number;
-  /** order.create, contact.create: the buyer's or contact's e-mail (a made-up one by default). */
+  /**
+   * order.create, contact.create: the buyer's or contact's e-mail; order.update EMAIL_UPDATED: the
+   * order's new one (a made-up one by default).
+   */
   email?: string;
-  /** order.update: the order (the newest PENDING one by default). */
+  /**
+   * order.update: the order (by default the newest one the action can change: PENDING to fulfil
+   * or cancel, PAID to refund, FULFILLED to mark pending, any to change its e-mail).
+   */
   orderId?: string;
-  /** order.update: what happens to it. */
+  /** order.update: what happens to it, as the notification's `update` says (testing/trigger-orders.ts). */
   action?: string;
   /** extension.uninstall: the app (the only one connected by default). */
   clientId?: string;

@@ -1,22 +1,36 @@
 import { cancelOrder } from '../orders/cancel-order.ts';
+import { changeOrderEmail } from '../orders/change-email.ts';
+import { markOrderPending } from '../orders/mark-pending.ts';
 import { createOrder, fulfillOrder } from '../orders/orders.service.ts';
 import { LIMITS } from '../orders/orders.schemas.ts';
+import { refundOrder } from '../orders/refund-order.ts';
+import { refundsView } from '../orders/refundable.ts';
 import { paidWebOrder } from '../orders/web-order.ts';
 import { parseEmail } from '../shared/email.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
+import { fromMinorUnits } from '../shared/money.ts';
 import { OBJECT_ID } from '../shared/ids.ts';
 import { findWebsite } from '../sites/websites.repo.ts';
 import { madeUpEmail, madeUpPerson, orderAddress } from './made-up-people.ts';
 import type { Topic } from '../webhooks/topics.ts';
-import type { TopicTrigger, TriggerDeps } from './trigger-kinds.ts';
+import type { Changed, TopicTrigger, TriggerDeps, TriggerOptions } from './trigger-kinds.ts';
 import * as repo from './triggers.repo.ts';
 
 /**
  * Orders as a shopper and the owner make them: a paid storefront order that takes stock, as the
- * checkout places one (orders/web-order.ts), and the owner's fulfil or cancel.
+ * checkout places one (orders/web-order.ts), and each change of the owner's order page that sends
+ * `order.update`: fulfil, cancel, refund, mark pending, change the buyer's e-mail.
  */
 
-const ACTIONS = ['FULFILLED', 'CANCELED'] as const;
+/** The `update` values of order.update the platform sends, each made by its owner's change. */
+export const ORDER_UPDATE_ACTIONS = [
+  'FULFILLED',
+  'CANCELED',
+  'REFUNDED',
+  'MARKED_PENDING',
+  'EMAIL_UPDATED',
+] as const;
+type Action = (typeof ORDER_UPDATE_ACTIONS)[number];
 
 function quantityOf(value: number | undefined): number {
   const quantity = value ?? 1;
@@ -87,6 +101,14 @@ const orderCreate: TopicTrigger = {
   },
 };
 
+/** The order named, in its states, or a 404 (an id that is no order id is none). */
+async function namedOrder(deps: TriggerDeps, websiteId: string, orderId: string) {
+  const id = orderId.toLowerCase();
+  const states = OBJECT_ID.test(id) ? await repo.orderStates(deps.db, websiteId, id) : undefined;
+  if (!states) throw new NotFound(`order not found: ${orderId}`);
+  return { id, ...states };
+}
+
 /** The order named, which must be PENDING, or the newest PENDING one. */
 async function pendingOrder(
   deps: TriggerDeps,
@@ -94,7 +116,7 @@ async function pendingOrder(
   orderId: string | undefined,
 ): Promise<string> {
   if (orderId === undefined) {
-    const newest = await repo.newestPendingOrder(deps.db, websiteId);
+    const newest = await repo.newestOrder(deps.db, websiteId, 'PENDING');
     if (!newest) {
       throw new ValidationError(
         `website ${websiteId} has no PENDING order to fulfil or cancel: trigger order.create first`,
@@ -102,13 +124,59 @@ async function pendingOrder(
     }
     return newest;
   }
-  const id = orderId.toLowerCase();
-  const status = OBJECT_ID.test(id) ? await repo.orderStatus(deps.db, websiteId, id) : undefined;
-  if (!status) throw new NotFound(`order not found: ${orderId}`);
+  const { id, fulfillment_status: status } = await namedOrder(deps, websiteId, orderId);
   if (status !== 'PENDING') {
     throw new ValidationError(`order ${id} is ${status}: only a PENDING order can be fulfilled or canceled`);
   }
   return id;
+}
+
+/** The order named, which must be FULFILLED, or the newest FULFILLED one. */
+async function fulfilledOrder(
+  deps: TriggerDeps,
+  websiteId: string,
+  orderId: string | undefined,
+): Promise<string> {
+  if (orderId === undefined) {
+    const newest = await repo.newestOrder(deps.db, websiteId, 'FULFILLED');
+    if (!newest) {
+      throw new ValidationError(
+        `website ${websiteId} has no FULFILLED order to mark pending: trigger order.update (FULFILLED) first`,
+      );
+    }
+    return newest;
+  }
+  const { id, fulfillment_status: status } = await namedOrder(deps, websiteId, orderId);
+  if (status !== 'FULFILLED') {
+    throw new ValidationError(`order ${id} is ${status}: only a FULFILLED order can be marked pending`);
+  }
+  return id;
+}
+
+/** The order named, which must be PAID, or the newest PAID one whose payment the store took. */
+async function paidOrder(deps: TriggerDeps, websiteId: string, orderId: string | undefined): Promise<string> {
+  if (orderId === undefined) {
+    const newest = await repo.newestPaidOrder(deps.db, websiteId);
+    if (!newest) {
+      throw new ValidationError(
+        `website ${websiteId} has no PAID order whose payment the store took, to refund: trigger order.create first`,
+      );
+    }
+    return newest;
+  }
+  const { id, payment_state: state } = await namedOrder(deps, websiteId, orderId);
+  if (state !== 'PAID') {
+    throw new ValidationError(`order ${id} is ${state}, not PAID: only a paid order can be refunded`);
+  }
+  return id;
+}
+
+/** The order named, whatever its state, or the newest one. */
+async function anyOrder(deps: TriggerDeps, websiteId: string, orderId: string | undefined): Promise<string> {
+  if (orderId !== undefined) return (await namedOrder(deps, websiteId, orderId)).id;
+  const newest = await repo.newestOrder(deps.db, websiteId);
+  if (!newest) throw new ValidationError(`website ${websiteId} has no order: trigger order.create first`);
+  return newest;
 }
 
 /** A shipment as a carrier would number it, shipped now. */
@@ -123,25 +191,91 @@ function shipment(deps: TriggerDeps, websiteId: string) {
   };
 }
 
+type Update = (deps: TriggerDeps, websiteId: string, options: TriggerOptions) => Promise<Changed>;
+
+const UPDATES: Record<Action, Update> = {
+  async FULFILLED(deps, websiteId, options) {
+    const orderId = await pendingOrder(deps, websiteId, options.orderId);
+    // As the owner's fulfil form does by default: the buyer is e-mailed a shipping notice.
+    await fulfillOrder(deps, websiteId, orderId, {
+      shipments: [shipment(deps, websiteId)],
+      shouldSendNotification: true,
+    });
+    return { orderId, fulfillmentStatus: 'FULFILLED' };
+  },
+
+  async CANCELED(deps, websiteId, options) {
+    const orderId = await pendingOrder(deps, websiteId, options.orderId);
+    const { restocked } = await cancelOrder(deps, websiteId, orderId, { restock: true });
+    return { orderId, fulfillmentStatus: 'CANCELED', restocked };
+  },
+
+  /**
+   * Everything left to refund, as the owner's "Refund everything left" does: the items back in
+   * stock when the order page offers it (not for a canceled order, nor one that took no stock).
+   */
+  async REFUNDED(deps, websiteId, options) {
+    const orderId = await paidOrder(deps, websiteId, options.orderId);
+    const view = await refundsView(deps.db, websiteId, orderId);
+    // A PAID order from another channel: the store took no payment (the message says so).
+    if (!view.left) throw new ValidationError(view.why ?? `order ${orderId} has nothing left to refund`);
+    const refunded = await refundOrder(deps, websiteId, orderId, {
+      full: true,
+      restock: view.restockable,
+      lines: [],
+      shipping: false,
+      otherMinor: 0,
+    });
+    return {
+      orderId,
+      refundId: refunded.refundId,
+      refunded: fromMinorUnits(refunded.amountMinor, view.left.amount.currency).value,
+      currency: view.left.amount.currency,
+      paymentState: refunded.paymentState,
+      restocked: refunded.restocked,
+    };
+  },
+
+  async MARKED_PENDING(deps, websiteId, options) {
+    const orderId = await fulfilledOrder(deps, websiteId, options.orderId);
+    await markOrderPending(deps, websiteId, orderId);
+    return { orderId, fulfillmentStatus: 'PENDING' };
+  },
+
+  async EMAIL_UPDATED(deps, websiteId, options) {
+    const email =
+      options.email === undefined
+        ? madeUpEmail(madeUpPerson(deps.ids), deps.ids)
+        : parseEmail(options.email, 'email');
+    const orderId = await anyOrder(deps, websiteId, options.orderId);
+    try {
+      await changeOrderEmail(deps, websiteId, orderId, email);
+    } catch (error) {
+      // The service names the order's field; the trigger's option is `email`.
+      if (!(error instanceof ValidationError) || !error.message.startsWith('customerEmail:')) throw error;
+      throw new ValidationError(error.message.replace(/^customerEmail:/, 'email:'));
+    }
+    return { orderId, customerEmail: email };
+  },
+};
+
+const isAction = (action: string): action is Action =>
+  (ORDER_UPDATE_ACTIONS as readonly string[]).includes(action);
+
 const orderUpdate: TopicTrigger = {
-  options: ['orderId', 'action'],
+  options: ['orderId', 'action', 'email'],
   async run(deps, websiteId, options) {
     const action = options.action ?? 'FULFILLED';
-    if (!(ACTIONS as readonly string[]).includes(action)) {
-      throw new ValidationError(`action: one of ${ACTIONS.join(', ')}, not "${action}"`);
+    if (!isAction(action)) {
+      throw new ValidationError(`action: one of ${ORDER_UPDATE_ACTIONS.join(', ')}, not "${action}"`);
     }
-    const orderId = await pendingOrder(deps, websiteId, options.orderId);
-    if (action === 'FULFILLED') {
-      // As the owner's fulfil form does by default: the buyer is e-mailed a shipping notice.
-      await fulfillOrder(deps, websiteId, orderId, {
-        shipments: [shipment(deps, websiteId)],
-        shouldSendNotification: true,
-      });
-      const changed = { orderId, fulfillmentStatus: action };
-      return { changed, data: { orderId, update: action } };
+    if (options.email !== undefined && action !== 'EMAIL_UPDATED') {
+      throw new ValidationError(
+        `email: order.update takes an e-mail only with the action EMAIL_UPDATED (the buyer's new address), not ${action}`,
+      );
     }
-    const { restocked } = await cancelOrder(deps, websiteId, orderId, { restock: true });
-    return { changed: { orderId, fulfillmentStatus: action, restocked }, data: { orderId, update: action } };
+    const changed = await UPDATES[action](deps, websiteId, options);
+    return { changed, data: { orderId: changed.orderId, update: action } };
   },
 };
 

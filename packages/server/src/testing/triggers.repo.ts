@@ -46,28 +46,53 @@ export function firstStockedVariant(db: Db, websiteId: string): Promise<Sellable
     .executeTakeFirst();
 }
 
-export function orderStatus(
-  db: Db,
-  websiteId: string,
-  orderId: string,
-): Promise<FulfillmentStatus | undefined> {
-  return db
-    .selectFrom('orders')
-    .select('fulfillment_status')
-    .where('website_id', '=', websiteId)
-    .where('id', '=', orderId)
-    .executeTakeFirst()
-    .then((row) => row?.fulfillment_status);
+/** An order's fulfillment status and payment state, as the order.update actions ask of it. */
+export interface OrderStates {
+  fulfillment_status: FulfillmentStatus;
+  payment_state: string;
 }
 
-export async function newestPendingOrder(db: Db, websiteId: string): Promise<string | undefined> {
-  const row = await db
+export function orderStates(db: Db, websiteId: string, orderId: string): Promise<OrderStates | undefined> {
+  return db
     .selectFrom('orders')
-    .select('id')
+    .select(['fulfillment_status', 'payment_state'])
     .where('website_id', '=', websiteId)
-    .where('fulfillment_status', '=', 'PENDING')
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+}
+
+/** The website's newest order (the last placed), of `status` when one is given. */
+export async function newestOrder(
+  db: Db,
+  websiteId: string,
+  status?: FulfillmentStatus,
+): Promise<string | undefined> {
+  let query = db.selectFrom('orders').select('id').where('website_id', '=', websiteId);
+  if (status) query = query.where('fulfillment_status', '=', status);
+  const row = await query
     .orderBy('placed_on', 'desc')
     .orderBy('order_number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/**
+ * The website's newest PAID order whose payment the store took (its transaction document lists
+ * one): what a refund can give back. An order imported from another channel was paid elsewhere.
+ */
+export async function newestPaidOrder(db: Db, websiteId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('orders as o')
+    .innerJoin('transaction_documents as d', (join) =>
+      join.onRef('d.order_id', '=', 'o.id').onRef('d.website_id', '=', 'o.website_id'),
+    )
+    .select('o.id')
+    .where('o.website_id', '=', websiteId)
+    .where('o.payment_state', '=', 'PAID')
+    .where(sql<boolean>`json_array_length(d.document -> 'payments') > 0`)
+    .orderBy('o.placed_on', 'desc')
+    .orderBy('o.order_number', 'desc')
     .limit(1)
     .executeTakeFirst();
   return row?.id;
