@@ -5,7 +5,7 @@ import { FIXTURE_SCHEMA_PATH, fixtureSchemaDocument } from '../src/fixture-schem
 import { ValidationError } from '../src/shared/errors.ts';
 import { exportFixture } from '../src/testing/fixtures/export-fixture.ts';
 import { loadFixture } from '../src/testing/fixtures/load-fixture.ts';
-import type { SiteFixture } from '../src/testing/fixtures/fixture.schemas.ts';
+import type { FixtureStoreOrder, SiteFixture } from '../src/testing/fixtures/fixture.schemas.ts';
 import { fixtureOwner, order, richFixture } from './helpers/fixtures.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 import { TempFolders } from './helpers/temp-folders.ts';
@@ -227,9 +227,75 @@ describe('loadFixture', () => {
   });
 });
 
+const usd = (value: string) => ({ currency: 'USD', value });
+const GRACE = {
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  address1: '400 Cobol Street',
+  city: 'Arlington',
+  countryCode: 'US',
+};
+
+/**
+ * The rich fixture with store orders paid by card: one shipped, discounted (each line its share),
+ * refunded an item (restocked), then another amount, then the rest; one canceled and refunded in
+ * full; one of a class, its shipping left out, nothing refunded.
+ */
+function withStoreOrders(): SiteFixture {
+  const fixture = richFixture();
+  fixture.orders!.push(
+    {
+      paidBy: 'VISA',
+      createdOn: '2026-01-04T10:00:00Z',
+      customerEmail: 'grace@example.com',
+      address: GRACE,
+      lineItems: [
+        { sku: 'MUG-SAND', quantity: 2, discount: usd('3.60') },
+        { sku: 'CLASS-SAT', quantity: 1, unitPricePaid: usd('40.00'), discount: usd('0.00') },
+      ],
+      discount: { name: 'Mugs 10% off', promoCode: 'MUG10', amount: usd('3.60') },
+      fulfillmentStatus: 'FULFILLED',
+      fulfilledOn: '2026-01-05T09:00:00Z',
+      fulfillments: [
+        {
+          shipDate: '2026-01-05T09:00:00Z',
+          carrierName: 'USPS',
+          service: 'Ground',
+          trackingNumber: '9400111',
+        },
+      ],
+      refunds: [
+        { lines: [{ sku: 'MUG-SAND', quantity: 1 }], restock: true },
+        { amount: usd('2.00') },
+        { full: true },
+      ],
+    },
+    {
+      paidBy: 'AMEX',
+      createdOn: '2026-01-05T10:00:00Z',
+      customerEmail: 'grace@example.com',
+      address: GRACE,
+      lineItems: [{ sku: 'MUG-SLATE', quantity: 1 }],
+      discount: { name: 'Free shipping', promoCode: null, shipping: usd('5.00') },
+      fulfillmentStatus: 'CANCELED',
+      fulfillments: [],
+      refunds: [{ full: true }],
+    },
+    {
+      paidBy: 'MASTERCARD',
+      createdOn: '2026-01-06T10:00:00Z',
+      customerEmail: 'grace@example.com',
+      address: GRACE,
+      lineItems: [{ sku: 'CLASS-SAT', quantity: 2 }],
+      fulfillments: [],
+    },
+  );
+  return fixture;
+}
+
 describe('exportFixture', () => {
   test('gives a fixture that loads into the same site, ids aside', async () => {
-    const first = await loadFixture(ctx.api, richFixture(), { ownerEmail: await fixtureOwner(ctx) });
+    const first = await loadFixture(ctx.api, withStoreOrders(), { ownerEmail: await fixtureOwner(ctx) });
     const exported = await exportFixture(ctx.api, first.websiteId);
     const second = await loadFixture(ctx.api, exported, { ownerEmail: await fixtureOwner(ctx) });
     const again = await exportFixture(ctx.api, second.websiteId);
@@ -274,13 +340,53 @@ describe('exportFixture', () => {
     );
     assert.equal(exported.discounts![0]!.criteria.productId, mug!.ref);
     assert.deepEqual(
-      exported.orders!.map((o) => [o.externalOrderReference, o.fulfillmentStatus, o.fulfillments.length]),
+      exported.orders!.map((o) => [
+        'paidBy' in o ? o.paidBy : o.externalOrderReference,
+        o.fulfillmentStatus,
+        o.fulfillments.length,
+      ]),
       [
         ['F-1', 'FULFILLED', 1],
         ['F-2', 'PENDING', 0],
         ['F-3', 'CANCELED', 0],
+        ['VISA', 'FULFILLED', 1],
+        ['AMEX', 'CANCELED', 0],
+        ['MASTERCARD', 'PENDING', 0],
       ],
     );
+    // Store orders come back as store orders, at the prices paid, with their discount and refunds
+    // as their forms asked for them: the last, after another amount, could only be "the rest".
+    const [shipped, canceled, classes] = exported.orders!.slice(3) as FixtureStoreOrder[];
+    assert.deepEqual(shipped, {
+      paidBy: 'VISA',
+      createdOn: '2026-01-04T10:00:00.000Z',
+      customerEmail: 'grace@example.com',
+      address: { ...GRACE, address2: null, state: null, postalCode: null, phone: null },
+      lineItems: [
+        { sku: 'MUG-SAND', quantity: 2, unitPricePaid: usd('18.00'), discount: usd('3.60') },
+        { sku: 'CLASS-SAT', quantity: 1, unitPricePaid: usd('40.00'), discount: usd('0.00') },
+      ],
+      discount: { name: 'Mugs 10% off', promoCode: 'MUG10', amount: usd('3.60') },
+      fulfillmentStatus: 'FULFILLED',
+      fulfilledOn: '2026-01-05T09:00:00.000Z',
+      fulfillments: [
+        {
+          shipDate: '2026-01-05T09:00:00Z',
+          carrierName: 'USPS',
+          service: 'Ground',
+          trackingNumber: '9400111',
+          trackingUrl: null,
+        },
+      ],
+      refunds: [
+        { lines: [{ sku: 'MUG-SAND', quantity: 1 }], restock: true },
+        { amount: usd('2.00') },
+        { full: true },
+      ],
+    });
+    assert.deepEqual(canceled!.discount, { name: 'Free shipping', promoCode: null, shipping: usd('5.00') });
+    assert.deepEqual(canceled!.refunds, [{ lines: [{ sku: 'MUG-SLATE', quantity: 1 }] }]);
+    assert.deepEqual(classes!.lineItems, [{ sku: 'CLASS-SAT', quantity: 2, unitPricePaid: usd('45.00') }]);
     assert.deepEqual(exported.apps, [
       {
         name: 'Inventory Sync',
