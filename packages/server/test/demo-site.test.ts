@@ -37,6 +37,7 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
   const list = products.json().products as {
     name: string;
     type: string;
+    isVisible: boolean;
     images: unknown[];
     variants: { sku: string; stock?: { quantity: number } }[];
   }[];
@@ -47,11 +48,19 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
     ['Stoneware Mug', 'PHYSICAL'],
     ['Wheel Throwing Class', 'SERVICE'],
   ]);
-  // The orders took their stock: 2 sand mugs, 1 slate mug, 3 totes.
+  // The orders took their stock: 4 sand mugs, one of them refunded and put back, 1 slate mug,
+  // 3 totes, a Saturday class.
   const stock = new Map(list.flatMap((p) => p.variants.map((v) => [v.sku, v.stock?.quantity])));
-  assert.equal(stock.get('DEMO-MUG-SAND'), 22);
+  assert.equal(stock.get('DEMO-MUG-SAND'), 21);
   assert.equal(stock.get('DEMO-MUG-SLATE'), 11);
   assert.equal(stock.get('DEMO-TOTE'), 37);
+  assert.equal(stock.get('DEMO-CLASS-SAT'), 7);
+  // The first products can be bought at once: shown in the store, in stock, to ship.
+  for (const name of ['Stoneware Mug', 'Canvas Tote', 'Beeswax Candle']) {
+    const product = list.find((p) => p.name === name)!;
+    assert.equal(product.type, 'PHYSICAL', name);
+    assert.equal(product.isVisible, true, name);
+  }
   const images = await ctx.db
     .selectFrom('images')
     .select('alt_text')
@@ -61,15 +70,49 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
 
   const orders = await get('/1.0/commerce/orders', demo.apiKey);
   assert.equal(orders.statusCode, 200, orders.body);
-  const placed = (orders.json().result as { createdOn: string; fulfillmentStatus: string }[])
-    .map((o) => [Date.parse(o.createdOn), o.fulfillmentStatus] as const)
-    .sort((a, b) => a[0] - b[0]);
-  assert.deepEqual(
-    placed.map(([, status]) => status),
-    ['FULFILLED', 'PENDING', 'PENDING'],
+  interface Order {
+    id: string;
+    createdOn: string;
+    channel: string;
+    fulfillmentStatus: string;
+    paymentState: string;
+    refundedTotal: { value: string };
+    grandTotal: { value: string };
+    shippingAddress: unknown;
+    lineItems: { sku: string; lineItemType: string; quantity: number }[];
+  }
+  const placed = (orders.json().result as Order[]).sort(
+    (a, b) => Date.parse(a.createdOn) - Date.parse(b.createdOn),
   );
+  assert.deepEqual(
+    placed.map((o) => [o.channel, o.fulfillmentStatus, o.paymentState, o.refundedTotal.value]),
+    [
+      ['external', 'FULFILLED', 'PAID', '0.00'],
+      ['external', 'PENDING', 'PAID', '0.00'],
+      ['external', 'PENDING', 'PAID', '0.00'],
+      // Paid in the store by card and shipped; one of its two mugs refunded and back in stock.
+      ['web', 'FULFILLED', 'PAID', '18.00'],
+      // The Saturday class, paid in the store: nothing to ship.
+      ['web', 'PENDING', 'PAID', '0.00'],
+    ],
+  );
+  const [refunded, service] = placed.slice(3);
+  const document = await get(`/1.0/commerce/transactions?orderId=${refunded!.id}`, demo.apiKey);
+  assert.equal(document.statusCode, 200, document.body);
+  const [payment] = document.json().documents[0].payments;
+  assert.equal(payment.creditCardType, 'VISA');
+  assert.deepEqual(
+    payment.refunds.map((r: { amount: { value: string } }) => r.amount.value),
+    ['18.00'],
+  );
+  assert.deepEqual(
+    service!.lineItems.map((l) => [l.sku, l.lineItemType, l.quantity]),
+    [['DEMO-CLASS-SAT', 'SERVICE', 1]],
+  );
+  assert.equal(service!.shippingAddress, null);
+  assert.equal(service!.grandTotal.value, '45.00');
   // The newest placed three hours before start-up, whenever that is.
-  const hoursAgo = (ctx.clock.now().getTime() - placed[2]![0]) / 3600_000;
+  const hoursAgo = (ctx.clock.now().getTime() - Date.parse(placed[4]!.createdOn)) / 3600_000;
   assert.ok(hoursAgo > 2.9 && hoursAgo < 3.1, `newest order ${hoursAgo} hours ago`);
 
   assert.equal(await seedDemoSite(ctx.api), undefined);
