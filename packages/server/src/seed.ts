@@ -13,7 +13,7 @@ export interface DemoSite {
   apiKey: string;
 }
 
-/** The demo store: a small shop's catalogue of every type, with pictures, and three orders. */
+/** The demo store: a small shop's catalogue of every type, with pictures, imported orders and store orders (one partly refunded). */
 export const DEMO_SITE_PATH = fileURLToPath(new URL('../fixtures/demo-site.json', import.meta.url));
 
 const HOUR_MS = 3600_000;
