@@ -1,83 +1,47 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import type { ApiDeps } from './deps.ts';
-import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import type { DatabaseHandle } from './db/database.ts';
 import {
   databaseName,
   databaseServer,
-  databaseUrl,
   onServer,
   restoreData,
   snapshotData,
   type DatabaseServer,
 } from './harness-database.ts';
-import { HarnessError } from './harness-browser.ts';
 import * as consent from './harness-consent.ts';
 import type { ConnectOptions, Connection, ConsentInstance, HarnessApp } from './harness-consent.ts';
 import * as controls from './harness-controls.ts';
 import type { HarnessFaults, RequestLogFilter, StoreEmail } from './harness-controls.ts';
-import { startInstance, type Instance } from './instance.ts';
-import { FileImageStorage } from './media/storage.ts';
-import { createClient } from './oauth/clients.service.ts';
+import { startOnFreePort, type HarnessOptions } from './harness-instance.ts';
+import * as sites from './harness-sites.ts';
+import type { HarnessSite, SiteOptions } from './harness-sites.ts';
+import type { Instance } from './instance.ts';
 import { seedDemoSite, type DemoSite } from './seed.ts';
-import { systemClock } from './shared/clock.ts';
-import { freePort } from './shared/net.ts';
 import { SCOPES } from './shared/scopes.ts';
-import { createApiKey } from './sites/api-keys.service.ts';
-import { createOwner } from './sites/owners.service.ts';
 import { findWebsite } from './sites/websites.repo.ts';
 import { trigger, type Triggered, type TriggerOptions } from './testing/triggers.ts';
 import { loadShifts } from './sites/site-clocks.ts';
 import type { SiteTime } from './testing/site-clock.ts';
 import { loadFixture, type LoadedSite } from './testing/fixtures/load-fixture.ts';
-import { createWebsite } from './sites/websites.service.ts';
 import type { LoggedRequest } from './api-log/requests.service.ts';
 import type { EmailFilter } from './emails/emails.read.ts';
 
 /*
  * Emporium inside a test process, for @emporium/testing: each instance on a database of its own
- * (harness-database.ts), on a free port of 127.0.0.1, with its workers in the process. The
- * helpers act as a site owner and a developer would, through the services and, for consent,
- * through the owner's pages over HTTP (harness-consent.ts); the test controls (clock, faults,
- * request log, e-mails) are in harness-controls.ts.
+ * (harness-database.ts), on a free port of 127.0.0.1, with its workers in the process
+ * (harness-instance.ts). The helpers act as a site owner and a developer would, through the
+ * services (harness-sites.ts) and, for consent, through the owner's pages over HTTP
+ * (harness-consent.ts); the test controls (clock, faults, request log, e-mails) are in
+ * harness-controls.ts.
  */
 
-export interface HarnessOptions {
-  /** A PostgreSQL server to make the instance's database on; an embedded one (one a process) otherwise. */
-  databaseUrl?: string;
-  /** The demo site `npm start` makes; none by default. */
-  demo?: boolean;
-  /** The service's log level: `warn` by default, so that a test run shows only what went wrong. */
-  logLevel?: Config['logLevel'];
-  /** API requests a credential may make a minute: the platform's 300 by default. */
-  rateLimitPerMinute?: number;
-  /** A site fixture (docs/fixtures.md), as a file's path or the document, loaded at start; reset() goes back to it. */
-  fixture?: string | object;
-}
-
-export interface SiteOptions {
-  title?: string;
-  currency?: string;
-  measurementStandard?: 'IMPERIAL' | 'METRIC';
-  timeZone?: string;
-  /** An owner this instance made (`site.owner.email`); a new one by default. */
-  ownerEmail?: string;
-}
-
-export interface HarnessSite {
-  websiteId: string;
-  storePageId: string;
-  /** The owner, with the password the owner pages take. */
-  owner: { email: string; password: string };
-}
-
+export type { HarnessOptions } from './harness-instance.ts';
+export type { HarnessSite, SiteOptions } from './harness-sites.ts';
 export type { ConnectOptions, Connection, HarnessApp } from './harness-consent.ts';
 export type { RequestLogFilter, StoreEmail } from './harness-controls.ts';
-
-/** Sign-ins and consent answers a minute: the harness answers as fast as a test asks. */
-const HARNESS_SIGN_INS_PER_MINUTE = 1_000_000;
 
 export class Harness {
   readonly url: string;
@@ -85,8 +49,8 @@ export class Harness {
   private readonly handle: DatabaseHandle;
   /** Whether reset() goes back to a snapshot, rather than to no data. */
   private snapshotTaken = false;
-  private readonly owners = new Map<string, { email: string; password: string }>();
-  private developer: { email: string; password: string } | undefined;
+  /** The owners and the developer this instance made, the owners by id for the consent flow. */
+  private readonly accounts: sites.HarnessAccounts;
   private stopped = false;
 
   private constructor(
@@ -99,6 +63,7 @@ export class Harness {
     this.url = config.baseUrl;
     this.instance = started.instance;
     this.handle = started.handle;
+    this.accounts = new sites.HarnessAccounts(this.instance.api);
     this.faults = controls.faults(this.instance);
   }
 
@@ -115,7 +80,7 @@ export class Harness {
       const demo = await seedDemoSite(harness.api);
       if (demo) {
         const website = await findWebsite(harness.api.db, demo.websiteId);
-        harness.owners.set(website!.owner_id, { email: demo.email, password: demo.password });
+        harness.accounts.owners.set(website!.owner_id, { email: demo.email, password: demo.password });
         harness.demo = demo;
       }
       await harness.snapshot();
@@ -139,7 +104,7 @@ export class Harness {
     fixture: string | object,
     options: { ownerEmail?: string; baseDir?: string } = {},
   ): Promise<LoadedSite & { owner: { email: string; password: string } }> {
-    const owner = options.ownerEmail ? this.knownOwner(options.ownerEmail) : await this.newOwner('owner');
+    const owner = await this.accounts.owner(options.ownerEmail);
     const document: unknown =
       typeof fixture === 'string' ? JSON.parse(fs.readFileSync(fixture, 'utf8')) : fixture;
     const baseDir =
@@ -157,36 +122,19 @@ export class Harness {
   }
 
   async createSite(options: SiteOptions = {}): Promise<HarnessSite> {
-    const owner = options.ownerEmail ? this.knownOwner(options.ownerEmail) : await this.newOwner('owner');
-    const { websiteId, storePageId } = await createWebsite(this.api, {
-      ownerEmail: owner.email,
-      title: options.title ?? 'Test Store',
-      currency: options.currency,
-      measurementStandard: options.measurementStandard,
-      timeZone: options.timeZone,
-    });
-    return { websiteId, storePageId, owner };
+    return sites.createSite(this.api, this.accounts, options);
   }
 
   /** An API key of the website with these scopes (every scope by default), shown this once. */
   async createApiKey(websiteId: string, scopes: readonly string[] = SCOPES, name = 'test'): Promise<string> {
-    const { apiKey } = await createApiKey(this.api, { websiteId, scopes: scopes.join(','), name });
-    return apiKey;
+    return sites.createApiKey(this.api, websiteId, scopes, name);
   }
 
   /** An app (OAuth client) of a developer account of this instance. */
   async registerApp(
     options: { name?: string; redirectUri?: string; initiateUrl?: string } = {},
   ): Promise<HarnessApp> {
-    this.developer ??= await this.newOwner('developer');
-    const redirectUri = options.redirectUri ?? 'http://127.0.0.1/callback';
-    const { clientId, clientSecret } = await createClient(this.api, {
-      ownerEmail: this.developer.email,
-      name: options.name ?? 'Test App',
-      redirectUris: [redirectUri],
-      initiateUrl: options.initiateUrl,
-    });
-    return { clientId, clientSecret, redirectUri };
+    return sites.registerApp(this.api, this.accounts, options);
   }
 
   /**
@@ -215,7 +163,7 @@ export class Harness {
 
   /** This instance to the consent flow: its address, its database, and the owners it can sign in as. */
   private get consenting(): ConsentInstance {
-    return { url: this.url, db: this.api.db, owners: this.owners };
+    return { url: this.url, db: this.api.db, owners: this.accounts.owners };
   }
 
   /**
@@ -304,81 +252,6 @@ export class Harness {
     await this.handle.close();
     await onServer(this.server.url, `DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`);
     fs.rmSync(this.folder, { recursive: true, force: true });
-  }
-
-  private knownOwner(email: string): { email: string; password: string } {
-    const owner = [...this.owners.values()].find((o) => o.email === email);
-    if (!owner) throw new HarnessError(`ownerEmail: ${email} is not an owner this instance made`);
-    return owner;
-  }
-
-  private async newOwner(kind: 'owner' | 'developer'): Promise<{ email: string; password: string }> {
-    const email = `${kind}-${randomBytes(6).toString('hex')}@emporium.test`;
-    const password = randomBytes(18).toString('base64url');
-    const { ownerId } = await createOwner(this.api, { email, password, firstName: 'Test', lastName: kind });
-    const owner = { email, password };
-    this.owners.set(ownerId, owner);
-    return owner;
-  }
-}
-
-function harnessConfig(port: number, folder: string, options: HarnessOptions): Config {
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: folder,
-    LOG_LEVEL: options.logLevel ?? 'warn',
-  });
-  return {
-    ...config,
-    demoSite: false, // made once by Harness.start, kept by its snapshot
-    // An app under test listens on 127.0.0.1 over plain http.
-    webhookAllowPrivate: true,
-    signInPerMinute: HARNESS_SIGN_INS_PER_MINUTE,
-    rateLimitPerMinute: options.rateLimitPerMinute ?? config.rateLimitPerMinute,
-    webhookWorkers: 1,
-    // The test controls over HTTP too, whichever database, for tests in another process.
-    testControls: true,
-  };
-}
-
-async function startOn(
-  config: Config,
-  server: DatabaseServer,
-  database: string,
-  folder: string,
-): Promise<{ instance: Instance; handle: DatabaseHandle }> {
-  const handle = openDatabase(databaseUrl(server.url, database), { max: 10 });
-  try {
-    const instance = await startInstance({
-      config,
-      database: handle,
-      storage: new FileImageStorage(path.join(folder, 'images')),
-      clock: systemClock,
-    });
-    return { instance, handle };
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-}
-
-/** Ports others may take between our look and our listen: a few tries. */
-const PORT_TRIES = 5;
-
-async function startOnFreePort(
-  server: DatabaseServer,
-  database: string,
-  folder: string,
-  options: HarnessOptions,
-): Promise<{ instance: Instance; handle: DatabaseHandle; config: Config }> {
-  for (let attempt = 1; ; attempt++) {
-    const config = harnessConfig(await freePort(), folder, options);
-    try {
-      return { ...(await startOn(config, server, database, folder)), config };
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === PORT_TRIES) throw error;
-    }
   }
 }
 
