@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createOwner } from './sites/owners.service.ts';
 import { loadFixture, type FixtureDeps } from './testing/fixtures/load-fixture.ts';
-import type { FixtureOrder, SiteFixture } from './testing/fixtures/fixture.schemas.ts';
+import type { FixtureOrder } from './testing/fixtures/fixture-orders.schemas.ts';
+import type { SiteFixture } from './testing/fixtures/fixture.schemas.ts';
 
 export interface DemoSite {
   email: string;

@@ -5,7 +5,8 @@ import { FIXTURE_SCHEMA_PATH, fixtureSchemaDocument } from '../src/fixture-schem
 import { ValidationError } from '../src/shared/errors.ts';
 import { exportFixture } from '../src/testing/fixtures/export-fixture.ts';
 import { loadFixture } from '../src/testing/fixtures/load-fixture.ts';
-import type { FixtureStoreOrder, SiteFixture } from '../src/testing/fixtures/fixture.schemas.ts';
+import type { FixtureStoreOrder } from '../src/testing/fixtures/fixture-orders.schemas.ts';
+import type { SiteFixture } from '../src/testing/fixtures/fixture.schemas.ts';
 import { fixtureOwner, order, richFixture } from './helpers/fixtures.ts';
 import { testApp, type TestContext } from './helpers/test-app.ts';
 import { TempFolders } from './helpers/temp-folders.ts';
