@@ -1,7 +1,7 @@
 import { stampRows } from '../db/change-clock.ts';
 import { parseEmail } from '../shared/email.ts';
 import { ValidationError } from '../shared/errors.ts';
-import { setDocumentEmail } from '../transactions/document-email.ts';
+import { selectOrderDocument, updateDocument } from '../transactions/transactions.repo.ts';
 import { emit } from '../webhooks/outbox.ts';
 import { lockForChange } from './order-lock.ts';
 import { checkOrderId } from './orders.read.ts';
@@ -36,14 +36,17 @@ export async function changeOrderEmail(
       throw new ValidationError(`customerEmail: the order's e-mail is already ${address}; nothing changed`);
     }
     await repo.updateOrder(trx, orderId, { customer_email: address });
-    const documentId = await setDocumentEmail(trx, websiteId, orderId, address);
+    // The document changes under the order's lock, as every change of it does; a spread keeps
+    // its keys in the order they were written.
+    const document = await selectOrderDocument(trx, websiteId, orderId);
+    if (document) await updateDocument(trx, document.id, { ...document.document, customerEmail: address });
     const queued = await emit(trx, deps, {
       websiteId,
       topic: 'order.update',
       data: { orderId, update: 'EMAIL_UPDATED' },
     });
     await stampRows(trx, deps.clock, websiteId, 'orders', [orderId]);
-    if (documentId) await stampRows(trx, deps.clock, websiteId, 'transaction_documents', [documentId]);
+    if (document) await stampRows(trx, deps.clock, websiteId, 'transaction_documents', [document.id]);
     return queued;
   });
   if (notified) deps.jobs.wakeDeliveryWorkers();
