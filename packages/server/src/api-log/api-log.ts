@@ -89,7 +89,9 @@ export class ApiLog {
   private allowance = BURST_LINES;
   private refilled = Date.now();
 
-  constructor(private readonly options: ApiLogOptions) {}
+  constructor(private readonly options: ApiLogOptions) {
+    options.metrics?.apiLogDroppedFrom(() => this.dropped);
+  }
 
   get enabled(): boolean {
     return this.options.enabled !== false;
@@ -210,7 +212,6 @@ export class ApiLog {
 
   private drop(lines: number): void {
     this.dropped += lines;
-    this.options.metrics?.apiLogDropped(lines);
   }
 
   private async write(lines: Line[]): Promise<void> {

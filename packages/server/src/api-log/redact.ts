@@ -19,8 +19,26 @@ function words(key: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * The answers of isSecretKey by key. A logged body names the same few keys again and again (a page
+ * of products: `id`, `name`, `sku`... hundreds of times), and working one out costs far more than
+ * looking it up; bounded, since keys come from requests.
+ */
+const known = new Map<string, boolean>();
+const KNOWN_KEYS = 2000;
+
 /** Whether the value of `key` is a secret the log must not keep. */
 export function isSecretKey(key: string): boolean {
+  let secret = known.get(key);
+  if (secret === undefined) {
+    secret = namesSecret(key);
+    if (known.size >= KNOWN_KEYS) known.clear();
+    known.set(key, secret);
+  }
+  return secret;
+}
+
+function namesSecret(key: string): boolean {
   const parts = words(key);
   const last = parts.at(-1);
   if (last === undefined) return false;
@@ -125,6 +143,9 @@ export function storedBody(body: unknown): StoredBody {
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     // A long answer (a page of products) is cut before it is redacted, as text: parsing all of
     // it to keep 16 KB cost more than the request it logs.
+    if (Buffer.isBuffer(body) && body.length > LONG_TEXT) {
+      return { text: cut(redactText(firstBytes(body))).text, cut: true };
+    }
     const raw = typeof body === 'string' ? body : body.toString('utf8');
     if (raw.length > LONG_TEXT) {
       const kept = cut(raw);
@@ -142,7 +163,14 @@ function cut(text: string): StoredBody {
   if (text.length <= BODY_LIMIT_BYTES / 4 || Buffer.byteLength(text) <= BODY_LIMIT_BYTES) {
     return { text, cut: false };
   }
-  const bytes = Buffer.from(text).subarray(0, BODY_LIMIT_BYTES);
+  return { text: firstBytes(Buffer.from(text)), cut: true };
+}
+
+/** The text of the first BODY_LIMIT_BYTES bytes, read from the bytes themselves: no copy of the rest. */
+function firstBytes(bytes: Buffer): string {
   // Drops a character whose bytes the cut split (decoded as U+FFFD).
-  return { text: bytes.toString('utf8').replace(/\uFFFD$/, ''), cut: true };
+  return bytes
+    .subarray(0, BODY_LIMIT_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
