@@ -298,10 +298,14 @@ const SERVER_BIN = path.resolve(
   '../packages/server/bin/emporium.js',
 );
 
+/** The executable's own node options (its first line): the heap caps the service runs with. */
+const HEAP_CAPS = ['--max-old-space-size=192', '--max-semi-space-size=16'];
+
 /**
  * `emporium serve` from the sources, run as the executable that `npm start` runs (with its own
  * node options): on loopback, no demo site, and a rate limiter that runs on every request but
- * never refuses. `env` adds to or overrides that; `nodeOptions` go in NODE_OPTIONS.
+ * never refuses. `env` adds to or overrides that. `nodeOptions` (such as `--cpu-prof`, which node
+ * refuses in NODE_OPTIONS) make it run through node with them and the executable's heap caps.
  */
 export function startService(options: {
   port: number;
@@ -310,8 +314,10 @@ export function startService(options: {
   env: Record<string, string>;
   nodeOptions?: string[];
 }): Child {
-  return startNode('emporium', ['serve'], {
-    command: SERVER_BIN,
+  const extra = options.nodeOptions ?? [];
+  const args = extra.length ? [...HEAP_CAPS, ...extra, SERVER_BIN, 'serve'] : ['serve'];
+  return startNode('emporium', args, {
+    command: extra.length ? process.execPath : SERVER_BIN,
     cwd: path.resolve(path.dirname(SERVER_BIN), '../../..'),
     logFile: options.logFile,
     env: {
@@ -321,7 +327,6 @@ export function startService(options: {
       DATA_DIR: options.dataDir,
       RATE_LIMIT_PER_MINUTE: '1000000000',
       DEMO_SITE: 'false',
-      ...(options.nodeOptions && { NODE_OPTIONS: options.nodeOptions.join(' ') }),
       ...options.env,
     },
   });
