@@ -40,8 +40,11 @@ export function lineItemTypeOf(productType: string): 'PHYSICAL_PRODUCT' | 'SERVI
 /** Whether the store's cart sells this product type's variants. */
 export const storeSells = (productType: string): boolean => lineItemTypeOf(productType) !== undefined;
 
-/** A line of these types is shipped: the others (a service) need no shipping. */
-export const shipsLine = (lineItemType: string): boolean => lineItemType === 'PHYSICAL_PRODUCT';
+/**
+ * Whether a line of this type is shipped: everything but a service, which needs no shipping (a
+ * CUSTOM line of a sample order, a gift wrap, goes in the parcel).
+ */
+export const shipsLine = (lineItemType: string): boolean => lineItemType !== 'SERVICE';
 
 export const PAYMENT_STATES = [
   'NOT_CHARGED',
