@@ -154,6 +154,7 @@ describe('refunds from the order page', () => {
     assert.match(shown.body, /role="status">The refund was made/);
     // One mug of a line of 31.03 (29.00 after the discount, plus its tax): 31.03 / 3, rounded down.
     assert.match(shown.body, /Left to refund: <strong>25.19 USD<\/strong>/);
+    assert.match(shown.body, /put 2 items back in stock/, 'a cancel puts back only what the refund did not');
 
     const order = await apiOrder(site, placed.id);
     assert.deepEqual(order.refundedTotal, usd('10.34'));

@@ -26,6 +26,8 @@ label{display:grid;gap:.25rem;font-weight:600}
 input[type=text],input[type=email],input[type=password],input[type=url],input[type=date],textarea,select{font:inherit;padding:.6rem;border:1px solid #8c8f94;border-radius:6px;width:100%}
 fieldset{border:1px solid #dcdcde;border-radius:6px;padding:.5rem .75rem}
 fieldset label{display:flex;gap:.5rem;font-weight:400;align-items:center;padding:.25rem 0}
+label:has(> input[type=checkbox]){display:flex;gap:.5rem;font-weight:400;align-items:center}
+td input[type=number]{font:inherit;padding:.4rem;border:1px solid #8c8f94;border-radius:6px;width:5.5rem}
 button{font:inherit;padding:.6rem 1.1rem;border-radius:6px;border:1px solid #0a58ca;background:#0a58ca;color:#fff;cursor:pointer;min-height:44px}
 button.secondary{background:#fff;color:#1d2327;border-color:#8c8f94}
 button.danger{background:#b32d2e;border-color:#b32d2e}

@@ -81,7 +81,7 @@ export interface RefundsView {
     id: string;
     amount: Money;
     refundedOn: Date;
-    lines: { productName: string; quantity: number }[];
+    lines: { lineId: string; productName: string; quantity: number }[];
     shipping: Money | null;
     restocked: boolean;
   }[];
@@ -104,7 +104,11 @@ export async function refundsView(db: Db, websiteId: string, orderId: string): P
     id: r.id,
     amount: money(order, r.amount_minor),
     refundedOn: r.refunded_on,
-    lines: r.lines.map((l) => ({ productName: names.get(l.lineId) ?? l.lineId, quantity: l.quantity })),
+    lines: r.lines.map((l) => ({
+      lineId: l.lineId,
+      productName: names.get(l.lineId) ?? l.lineId,
+      quantity: l.quantity,
+    })),
     shipping: r.shipping_minor > 0 ? money(order, r.shipping_minor) : null,
     restocked: r.restocked,
   }));

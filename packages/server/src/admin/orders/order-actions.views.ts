@@ -109,9 +109,15 @@ function cancelForm(
   error?: string,
 ) {
   const { csrf, restock } = view;
-  const items = order.lineItems
-    .filter((line) => line.lineItemType !== 'CUSTOM' && line.variantId)
-    .reduce((sum, line) => sum + line.quantity, 0);
+  // What refunds already put back in stock, a cancel does not put back again.
+  const restocked = view.refunds.refunds
+    .filter((r) => r.restocked)
+    .flatMap((r) => r.lines)
+    .reduce((sum, l) => sum + l.quantity, 0);
+  const items =
+    order.lineItems
+      .filter((line) => line.lineItemType !== 'CUSTOM' && line.variantId)
+      .reduce((sum, line) => sum + line.quantity, 0) - restocked;
   return html`<h2 id="cancel">Cancel the order</h2>
     ${notice(error)}
     <form class="stack" method="post" action="/sites/${site.id}/orders/${order.id}/cancel">
