@@ -71,6 +71,8 @@ describe('services at checkout', () => {
     assert.match(text(form), /Subtotal \$50\.00 Total \$50\.00/);
     assert.doesNotMatch(text(form), /Shipping \$/);
     assert.match(form.body, /<legend>Billing address<\/legend>/);
+    assert.match(form.body, /autocomplete="billing postal-code"/);
+    assert.doesNotMatch(form.body, /autocomplete="shipping /);
 
     const confirmation = seeOther(await shopper.checkout());
     const page = await shopper.get(confirmation);

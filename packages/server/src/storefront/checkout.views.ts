@@ -55,6 +55,10 @@ const SPECS: Record<Exclude<CheckoutField, 'countryCode'>, FieldSpec> = {
 };
 
 /** A labelled field, its error under it and tied to it, so a screen reader reads both. */
+/** The address fields' autofill names: the billing address's when nothing is shipped. */
+const addressKind = (page: CheckoutPage, autocomplete: string) =>
+  ships(page) ? autocomplete : autocomplete.replace(/^shipping /, 'billing ');
+
 function field(name: Exclude<CheckoutField, 'countryCode'>, page: CheckoutPage): Html {
   const spec = SPECS[name];
   const error = page.errors[name];
@@ -70,7 +74,7 @@ function field(name: Exclude<CheckoutField, 'countryCode'>, page: CheckoutPage):
       name="${name}"
       type="${spec.type ?? 'text'}"
       value="${value}"
-      autocomplete="${spec.autocomplete}"
+      autocomplete="${addressKind(page, spec.autocomplete)}"
       ${spec.inputmode ? html`inputmode="${spec.inputmode}"` : ''}
       ${spec.placeholder ? html`placeholder="${spec.placeholder}"` : ''}
       ${spec.optional ? '' : html`required`}
@@ -87,7 +91,7 @@ function countryField(page: CheckoutPage): Html {
     <select
       id="f-countryCode"
       name="countryCode"
-      autocomplete="shipping country"
+      autocomplete="${addressKind(page, 'shipping country')}"
       required
       ${error ? html`aria-invalid="true" aria-describedby="f-countryCode-error"` : ''}
     >

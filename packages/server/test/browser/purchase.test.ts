@@ -187,4 +187,63 @@ describe('a purchase in Chromium', { skip }, () => {
     assert.equal(await stockOf(site, small), 2);
     await page.close();
   });
+
+  test('a service: no shipping in the totals, a billing address, and nothing shipped on the confirmation', async (t) => {
+    const created = await site.call({
+      method: 'POST',
+      url: '/v2/commerce/products',
+      payload: {
+        type: 'SERVICE',
+        storePageId: site.storePageId,
+        name: 'Hemming',
+        isVisible: true,
+        variants: [
+          {
+            sku: 'HEM-1',
+            pricing: { basePrice: { currency: 'USD', value: '12.00' } },
+            stock: { quantity: 4 },
+          },
+        ],
+      },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    const service = created.json();
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${origin}${new URL(service.url).pathname}`);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.waitForURL(`${origin}/s/${site.websiteId}/cart`);
+    await tabTo(page, 'Check out');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${origin}/s/${site.websiteId}/checkout`);
+    const main = (await page.textContent('main')) ?? '';
+    assert.match(main, /Subtotal\s*\$12\.00\s*Total\s*\$12\.00/);
+    assert.doesNotMatch(main, /Shipping\s*\$/);
+    assert.equal(await page.locator('legend', { hasText: 'Billing address' }).count(), 1);
+    await screenshot(page, 'store-checkout-service', t);
+    await accessible(page, t, 'the checkout of a service');
+    const fields: [string, string][] = [
+      ['E-mail', 'grace@example.com'],
+      ['First name', 'Grace'],
+      ['Last name', 'Hopper'],
+      ['Street address', '1 Compiler Lane'],
+      ['Town or city', 'Arlington'],
+      ['Postal code', '22201'],
+      ['Card number', '4242 4242 4242 4242'],
+      ['Expiry date (MM/YY)', '12/30'],
+      ['Security code (CVC)', '123'],
+    ];
+    for (const [label, value] of fields) await page.getByLabel(label, { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.waitForURL(new RegExp(`/s/${site.websiteId}/checkout/orders/[0-9a-f]{24}$`));
+    assert.match((await page.textContent('main')) ?? '', /Nothing in this order is shipped\./);
+    await accessible(page, t, 'the confirmation of a service');
+    const orderId = page.url().split('/').pop()!;
+    const order = (await site.call({ method: 'GET', url: `/1.0/commerce/orders/${orderId}` })).json();
+    assert.equal(order.lineItems[0].lineItemType, 'SERVICE');
+    assert.equal(order.shippingAddress, null);
+    assert.equal(order.grandTotal.value, '12.00');
+    assert.equal(await stockOf(site, service.variants[0].id), 3);
+    await page.close();
+  });
 });
