@@ -4,7 +4,7 @@ import { cancelOrder } from '../src/orders/cancel-order.ts';
 import { createOrder } from '../src/orders/orders.service.ts';
 import type { DraftLine, OrderDraft } from '../src/orders/place-order.ts';
 import { createProduct, money, physical, variant } from './helpers/factories.ts';
-import { nativeDraft, ORDERS } from './helpers/orders.ts';
+import { apiOrder, documentOf, nativeDraft } from './helpers/orders.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import { connectApp } from './helpers/webhooks.ts';
@@ -69,18 +69,6 @@ const stockOf = async (site: Site, variantId: string) => {
   assert.equal(res.statusCode, 200, res.body);
   const [item] = res.json().inventory;
   return item.isUnlimited ? 'unlimited' : item.quantity;
-};
-
-const apiOrder = async (site: Site, id: string) => {
-  const res = await site.call({ method: 'GET', url: `${ORDERS}/${id}` });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json();
-};
-
-const documentOf = async (site: Site, orderId: string) => {
-  const res = await site.call({ method: 'GET', url: `/1.0/commerce/transactions?orderId=${orderId}` });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json().documents[0];
 };
 
 const deliveries = (site: Site) =>

@@ -6,7 +6,7 @@ import { markOrderPending } from '../src/orders/mark-pending.ts';
 import { createOrder } from '../src/orders/orders.service.ts';
 import type { OrderDraft } from '../src/orders/place-order.ts';
 import type { ShipmentJson } from '../src/shared/order-model.ts';
-import { nativeDraft, ORDERS } from './helpers/orders.ts';
+import { apiOrder, documentOf, nativeDraft } from './helpers/orders.ts';
 import { listedOrders, signedInOwner } from './helpers/owner-pages.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import { connectApp } from './helpers/webhooks.ts';
@@ -50,18 +50,6 @@ const fulfilledOrder = (site: Site) =>
     fulfilledOn: new Date(START + 3600_000),
     fulfillments: [SHIPPED],
   });
-
-const apiOrder = async (site: Site, id: string) => {
-  const res = await site.call({ method: 'GET', url: `${ORDERS}/${id}` });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json();
-};
-
-const documentOf = async (site: Site, orderId: string) => {
-  const res = await site.call({ method: 'GET', url: `/1.0/commerce/transactions?orderId=${orderId}` });
-  assert.equal(res.statusCode, 200, res.body);
-  return res.json().documents[0];
-};
 
 /** The order.update notifications queued for the site's app, oldest first. */
 const updates = (site: Site) =>

@@ -7,6 +7,7 @@ import { createProduct, money, physical, variant } from './helpers/factories.ts'
 import { nativeDraft, ORDERS } from './helpers/orders.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
 import { connectApp } from './helpers/webhooks.ts';
+import { ownerEmailOf } from './helpers/owner-pages.ts';
 
 /** The owner's order pages: the list and its filter, an order, and the fulfill form. */
 
@@ -26,12 +27,7 @@ const START = Date.parse('2026-03-01T09:00:00.000Z');
 
 /** The site's owner, signed in in a browser of its own. */
 async function ownerOf(site: Site): Promise<TestBrowser> {
-  const { email } = await ctx.db
-    .selectFrom('websites')
-    .innerJoin('owners', 'owners.id', 'websites.owner_id')
-    .select('owners.email')
-    .where('websites.id', '=', site.websiteId)
-    .executeTakeFirstOrThrow();
+  const email = await ownerEmailOf(ctx, site);
   const browser = new TestBrowser(ctx.app);
   const signedIn = await browser.signIn(email);
   assert.equal(signedIn.statusCode, 303, signedIn.body);

@@ -17,6 +17,7 @@ import { freePort } from '../../src/shared/net.ts';
 import { createClient } from '../../src/oauth/clients.service.ts';
 import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
 const skip = skipWithoutChromium;
 /** A name the app must show as text, not as markup. */
@@ -38,12 +39,7 @@ before(async () => {
   await ctx.app.listen({ port, host: '127.0.0.1' });
 
   site = await ctx.site();
-  ({ email } = await ctx.db
-    .selectFrom('websites')
-    .innerJoin('owners', 'owners.id', 'websites.owner_id')
-    .select('owners.email')
-    .where('websites.id', '=', site.websiteId)
-    .executeTakeFirstOrThrow());
+  email = await ownerEmailOf(ctx, site);
   for (const payload of [
     {
       type: 'PHYSICAL',

@@ -15,6 +15,7 @@ import { CHROMIUM, skipWithoutChromium } from '../helpers/chromium.ts';
 import { address, addEntry } from '../helpers/contacts.ts';
 import { nativeDraft } from '../helpers/orders.ts';
 import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
 const skip = skipWithoutChromium;
 
@@ -31,12 +32,7 @@ before(async () => {
   ctx = await testApp({ logLevel: 'silent', authUrl: origin });
   await ctx.app.listen({ port, host: '127.0.0.1' });
   site = await ctx.site();
-  ({ email } = await ctx.db
-    .selectFrom('websites')
-    .innerJoin('owners', 'owners.id', 'websites.owner_id')
-    .select('owners.email')
-    .where('websites.id', '=', site.websiteId)
-    .executeTakeFirstOrThrow());
+  email = await ownerEmailOf(ctx, site);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
 });
 after(async () => {

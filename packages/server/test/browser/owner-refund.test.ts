@@ -20,6 +20,7 @@ import { createProduct, money, physical, variant } from '../helpers/factories.ts
 import { nativeDraft, ORDERS } from '../helpers/orders.ts';
 import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
 import { connectApp, Receiver } from '../helpers/webhooks.ts';
+import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
 const skip = skipWithoutChromium;
 const MUG = 'Stoneware Mug';
@@ -46,12 +47,7 @@ before(async () => {
     topics: ['order.update'],
   });
   assert.equal(subscribed.statusCode, 201, subscribed.body);
-  ({ email } = await ctx.db
-    .selectFrom('websites')
-    .innerJoin('owners', 'owners.id', 'websites.owner_id')
-    .select('owners.email')
-    .where('websites.id', '=', site.websiteId)
-    .executeTakeFirstOrThrow());
+  email = await ownerEmailOf(ctx, site);
   const mug = await createProduct(
     site,
     physical(site, {

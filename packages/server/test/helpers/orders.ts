@@ -101,3 +101,17 @@ export function nativeDraft(now: Date, overrides: Partial<OrderDraft> = {}): Ord
     ...overrides,
   };
 }
+
+/** The order as `GET /1.0/commerce/orders/{id}` answers it. */
+export async function apiOrder(site: Site, id: string) {
+  const res = await site.call({ method: 'GET', url: `${ORDERS}/${id}` });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+/** The order's transaction document, as `GET /1.0/commerce/transactions?orderId=` answers it. */
+export async function documentOf(site: Site, orderId: string) {
+  const res = await site.call({ method: 'GET', url: `/1.0/commerce/transactions?orderId=${orderId}` });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json().documents[0];
+}

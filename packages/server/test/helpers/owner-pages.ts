@@ -2,14 +2,23 @@ import assert from 'node:assert/strict';
 import { TestBrowser } from './browser.ts';
 import type { Site, TestContext } from './test-app.ts';
 
-/** The site's owner, signed in in a browser of its own. */
-export async function signedInOwner(ctx: TestContext, site: Site): Promise<TestBrowser> {
+/** The e-mail the site's owner signs in with. */
+export async function ownerEmailOf(
+  ctx: Pick<TestContext, 'db'>,
+  site: Pick<Site, 'websiteId'>,
+): Promise<string> {
   const { email } = await ctx.db
     .selectFrom('websites')
     .innerJoin('owners', 'owners.id', 'websites.owner_id')
     .select('owners.email')
     .where('websites.id', '=', site.websiteId)
     .executeTakeFirstOrThrow();
+  return email;
+}
+
+/** The site's owner, signed in in a browser of its own. */
+export async function signedInOwner(ctx: TestContext, site: Site): Promise<TestBrowser> {
+  const email = await ownerEmailOf(ctx, site);
   const browser = new TestBrowser(ctx.app);
   const signedIn = await browser.signIn(email);
   assert.equal(signedIn.statusCode, 303, signedIn.body);

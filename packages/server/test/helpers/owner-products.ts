@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { TestBrowser } from './browser.ts';
 import type { Site, TestContext } from './test-app.ts';
+import { ownerEmailOf } from './owner-pages.ts';
 
 /** What the owner product page tests share: a signed-in owner, the API's view, an image. */
 
@@ -15,12 +16,7 @@ export interface ApiVariant {
 
 /** The site's owner, signed in in a browser of its own. */
 export async function ownerOf(ctx: TestContext, site: Site): Promise<TestBrowser> {
-  const { email } = await ctx.db
-    .selectFrom('websites')
-    .innerJoin('owners', 'owners.id', 'websites.owner_id')
-    .select('owners.email')
-    .where('websites.id', '=', site.websiteId)
-    .executeTakeFirstOrThrow();
+  const email = await ownerEmailOf(ctx, site);
   const browser = new TestBrowser(ctx.app);
   assert.equal((await browser.signIn(email)).statusCode, 303);
   return browser;
