@@ -86,19 +86,28 @@ async function startProcess(
   };
 }
 
+/** Ports others may take between our look and the server's listen (its embedded database's among them): a few tries. */
+const PORT_TRIES = 5;
+
 /** Starts `emporium serve` and resolves once it listens; gives up (and kills it) after the timeout. */
 export async function startServer(
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
 ): Promise<Server> {
-  const port = await freePort();
-  const started = await startProcess(
-    ['serve'],
-    { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    'Server listening',
-    timeoutMs,
-  );
-  return { ...started, baseUrl: `http://127.0.0.1:${port}` };
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      const started = await startProcess(
+        ['serve'],
+        { ...env, PORT: String(port), HOST: '127.0.0.1' },
+        'Server listening',
+        timeoutMs,
+      );
+      return { ...started, baseUrl: `http://127.0.0.1:${port}` };
+    } catch (error) {
+      if (!String(error).includes('EADDRINUSE') || attempt === PORT_TRIES) throw error;
+    }
+  }
 }
 
 /** Starts `emporium worker` and resolves once its workers run. */
