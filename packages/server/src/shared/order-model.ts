@@ -27,24 +27,33 @@ export interface ShipmentJson {
 }
 
 /**
- * The line item type an order line selling a variant of this product type has, or undefined for
- * the types the store does not sell as a line of its own. The platform's names where seen
- * (platform-surface 2.1.4: `PHYSICAL_PRODUCT`, `SERVICE`).
+ * The line item type of an order line selling this product type. The platform's names where seen
+ * (platform-surface 2.1.4: `PHYSICAL_PRODUCT`, `SERVICE`); `DIGITAL` and `GIFT_CARD` are the most
+ * likely spellings of the two it has not published (open question 4, docs/orders.md).
  */
-export function lineItemTypeOf(productType: string): 'PHYSICAL_PRODUCT' | 'SERVICE' | undefined {
-  if (productType === 'PHYSICAL') return 'PHYSICAL_PRODUCT';
-  if (productType === 'SERVICE') return 'SERVICE';
-  return undefined;
+export function lineItemTypeOf(productType: string): StoreLineItemType | undefined {
+  return STORE_LINE_TYPES[productType];
 }
 
-/** Whether the store's cart sells this product type's variants. */
-export const storeSells = (productType: string): boolean => lineItemTypeOf(productType) !== undefined;
+const STORE_LINE_TYPES: Record<string, StoreLineItemType> = {
+  PHYSICAL: 'PHYSICAL_PRODUCT',
+  SERVICE: 'SERVICE',
+  DIGITAL: 'DIGITAL',
+  GIFT_CARD: 'GIFT_CARD',
+};
+
+/** The product types the store's cart and checkout sell. */
+const SOLD: ReadonlySet<string> = new Set(['PHYSICAL', 'SERVICE']);
+
+/** Whether the store's cart sells this product type. */
+export const storeSells = (productType: string): boolean => SOLD.has(productType);
 
 /**
- * Whether a line of this type is shipped: everything but a service, which needs no shipping (a
- * CUSTOM line of a sample order, a gift wrap, goes in the parcel).
+ * Whether a line of this type is shipped: a physical item, and a CUSTOM line of a sample order
+ * (a gift wrap goes in the parcel). A service, a download and a gift card are not.
  */
-export const shipsLine = (lineItemType: string): boolean => lineItemType !== 'SERVICE';
+export const shipsLine = (lineItemType: string): boolean =>
+  lineItemType === 'PHYSICAL_PRODUCT' || lineItemType === 'CUSTOM';
 
 export const PAYMENT_STATES = [
   'NOT_CHARGED',
@@ -62,11 +71,14 @@ export type PaymentState = (typeof PAYMENT_STATES)[number];
 export const FULFILLMENT_STATUSES = ['PENDING', 'FULFILLED', 'CANCELED'] as const;
 export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
+/** The line item types of the store's checkout, one a product type it sells. */
+export type StoreLineItemType = 'PHYSICAL_PRODUCT' | 'SERVICE' | 'DIGITAL' | 'GIFT_CARD';
+
 /**
  * Line item types Emporium writes (platform-surface 2.1.4, Q4). An import sends PHYSICAL_PRODUCT
- * or CUSTOM lines; the store's checkout writes PHYSICAL_PRODUCT and SERVICE ones.
+ * or CUSTOM lines; the store's checkout writes one of each product type it sells.
  */
-export type LineItemType = 'PHYSICAL_PRODUCT' | 'SERVICE' | 'CUSTOM';
+export type LineItemType = StoreLineItemType | 'CUSTOM';
 
 export interface OrderLine {
   id: string;

@@ -1,4 +1,4 @@
-import { lineItemTypeOf, storeSells } from '../shared/order-model.ts';
+import { lineItemTypeOf, storeSells, type StoreLineItemType } from '../shared/order-model.ts';
 import { productPath } from '../shared/store-urls.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
@@ -15,8 +15,8 @@ export interface CartItem {
   variantId: string;
   /** Its product: what a PRODUCT discount names (discount-pricing.ts). */
   productId: string;
-  /** The order line it becomes: a physical item, which is shipped, or a service, which is not. */
-  lineItemType: 'PHYSICAL_PRODUCT' | 'SERVICE';
+  /** The order line it becomes (order-model.ts): only a physical item is shipped. */
+  lineItemType: StoreLineItemType;
   /** "Linen shirt (M, Blue)": the product and, when it has variants, the chosen one's values. */
   name: string;
   productName: string;
