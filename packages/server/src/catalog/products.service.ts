@@ -26,6 +26,7 @@ import {
 } from './product-types.ts';
 import type { ImageStorage } from '../media/storage.ts';
 import { removeFilesOf } from './images/image-sweep.ts';
+import { removeDownloadFile } from './digital-goods.ts';
 import * as images from './images/images.repo.ts';
 import { changeProduct } from './product-changes.ts';
 import { getProduct, type ProductJson } from './products.read.ts';
@@ -229,7 +230,10 @@ async function replaceVariantAttributes(trx: Db, variants: VariantsTable[], name
   }
 }
 
-/** Deletes the product, its variants and its images; the image files go once that commits. */
+/**
+ * Deletes the product, its variants and its images; the image files, and a download's file, go
+ * once that commits.
+ */
 export async function deleteProduct(
   deps: CatalogDeps & { storage: ImageStorage },
   websiteId: string,
@@ -238,10 +242,12 @@ export async function deleteProduct(
 ): Promise<void> {
   // An image added after this read leaves files without a row, which the sweep removes.
   const imageIds = await images.imageOrder(deps.db, productId);
+  let download: string | undefined;
   const notified = await deps.db.transaction().execute(async (trx) => {
     const product = await repo.lockProduct(trx, websiteId, productId);
     if (!product) throw new NotFound(`product not found: ${productId}`);
     checkCreateOrDelete(product, api);
+    download = product.digital_good?.id;
     await repo.deleteProductRow(trx, websiteId, productId);
     return emit(trx, deps, { websiteId, topic: 'product.delete', data: { productId } });
   });
@@ -249,4 +255,5 @@ export async function deleteProduct(
   deps.documents.invalidate(productId, GONE);
   deps.lists.changed(websiteId);
   await removeFilesOf(deps.storage, imageIds);
+  await removeDownloadFile(deps.storage, download);
 }

@@ -10,7 +10,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
 import { ServiceUnavailable } from '../shared/errors.ts';
-import { checkFileName, IMAGE_ID, type ImageFolder, type ImageStorage } from './storage.ts';
+import { checkFileName, checkFolder, IMAGE_ID, type ImageFolder, type ImageStorage } from './storage.ts';
 
 /** Where the objects live and how to reach the store; credentials from the SDK's default chain. */
 export interface S3Settings {
@@ -85,6 +85,21 @@ export class S3ImageStorage implements ImageStorage {
         httpsAgent: { maxSockets: MAX_SOCKETS },
       },
     });
+  }
+
+  /** One storage a folder, made once: each holds a client of its own, with its sockets. */
+  private readonly folders = new Map<string, S3ImageStorage>();
+
+  within(folder: string): ImageStorage {
+    let storage = this.folders.get(folder);
+    if (!storage) {
+      storage = new S3ImageStorage({
+        ...this.settings,
+        prefix: `${this.settings.prefix}${checkFolder(folder)}/`,
+      });
+      this.folders.set(folder, storage);
+    }
+    return storage;
   }
 
   private key(imageId: string, name: string): string {

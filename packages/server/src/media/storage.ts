@@ -24,6 +24,12 @@ export interface ImageStorage {
   imageFolders(): AsyncIterable<ImageFolder>;
   /** Throws unless the storage can be reached now (readiness): the folder made and written, the bucket answering. */
   check(): Promise<void>;
+  /**
+   * The same storage for files of another kind, under a folder (a key prefix) of this one named
+   * `folder`: downloads live in `downloads/`. The folder's name is not an image id, so the image
+   * sweep (imageFolders) never lists it, nor removes anything in it.
+   */
+  within(folder: string): ImageStorage;
 }
 
 export interface ImageFolder {
@@ -32,6 +38,14 @@ export interface ImageFolder {
 }
 
 export const IMAGE_ID = /^[a-f0-9]{24}$/;
+/** A folder of other files beside the images': lowercase letters, never 24 hex characters. */
+const FOLDER = /^[a-z]{1,20}$/;
+
+/** The name of a folder within(): checked, since it must never read as an image's. */
+export function checkFolder(folder: string): string {
+  if (!FOLDER.test(folder) || IMAGE_ID.test(folder)) throw new Error(`not a storage folder: ${folder}`);
+  return folder;
+}
 const NAME = /^(original|\d{1,5}w)$/;
 
 /** Names are built from ids only, never from user input; checked all the same before any use. */
@@ -58,6 +72,10 @@ export class FileImageStorage implements ImageStorage {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+  }
+
+  within(folder: string): ImageStorage {
+    return new FileImageStorage(path.join(this.root, checkFolder(folder)));
   }
 
   async check(): Promise<void> {

@@ -6,6 +6,7 @@ import type { FormError } from './product-form.ts';
 import { priceFields, thumbnail, TYPE_WORDS, type ShownProduct } from './products.views.ts';
 import { newVariantForm, pricingValues, variantCard, type VariantPage } from './variant-card.views.ts';
 import { csrfInput } from '../../pages/forms.ts';
+import { MAX_DOWNLOAD_MB } from '../../catalog/digital-goods.ts';
 
 /**
  * A product's page for its owner: one form per change (the details, each variant, the image it
@@ -112,6 +113,36 @@ function uploadForm(base: string, view: EditView): Html {
   </form>`;
 }
 
+/**
+ * A download's file: the one it sells now, and a form to upload or replace it. Without a file the
+ * product is not for sale (the store's page says so).
+ */
+function downloadForm(base: string, product: ShownProduct, view: EditView): Html {
+  const state = stateOf('download', {}, view.error);
+  const good = product.digitalGood;
+  return html`<h2 id="download">File to download</h2>
+    ${
+      good
+        ? html`<p>Buyers download <strong class="download-file">${good.filename}</strong>.</p>`
+        : html`<p>No file yet: the product is not for sale until it has one.</p>`
+    }
+    <form
+      class="stack"
+      method="post"
+      action="${base}/download"
+      enctype="multipart/form-data"
+      aria-labelledby="download"
+    >
+      ${csrfInput(view.csrf)} ${formNotice(state)}
+      <div class="field">
+        <label for="download-file">${good ? 'Replace the file' : 'File'}</label>
+        <input type="file" id="download-file" name="file" required aria-describedby="download-hint" />
+        <span class="hint" id="download-hint">any kind of file, at most ${MAX_DOWNLOAD_MB} MB</span>
+      </div>
+      <div class="actions"><button>Upload file</button></div>
+    </form>`;
+}
+
 export function editBody(site: WebsitesTable, product: ShownProduct, view: EditView): Html {
   const base = `/sites/${site.id}/products/${product.id}`;
   const variants: VariantPage = {
@@ -135,6 +166,7 @@ export function editBody(site: WebsitesTable, product: ShownProduct, view: EditV
             ${newVariantForm(variants)}`
         : ''
     }
+    ${product.type === 'DIGITAL' ? downloadForm(base, product, view) : ''}
     <h2 id="images">Images</h2>
     ${
       product.images.length

@@ -58,6 +58,7 @@ const SAVED: Record<string, string> = {
   alt: 'The alt text was saved.',
   moved: 'The image was moved.',
   'image-deleted': 'The image was deleted.',
+  download: 'The file was uploaded: buyers now download it.',
 };
 
 /** Where a change leaves the owner: the product's page, saying what was done. */

@@ -26,6 +26,7 @@ import {
   type Values,
 } from './product-form.ts';
 import { adminProductImagesRoutes } from './product-images.routes.ts';
+import { adminProductDownloadRoutes } from './product-download.routes.ts';
 import {
   apiFor,
   changeOrShow,
@@ -183,4 +184,5 @@ export const adminProductsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = asyn
 
   await app.register(adminProductVariantsRoutes, { deps });
   await app.register(adminProductImagesRoutes, { deps });
+  await app.register(adminProductDownloadRoutes, { deps });
 };

@@ -49,6 +49,8 @@ export interface ShownProduct {
   images: ShownImage[];
   pricing?: ShownVariant['pricing'] | null;
   seoOptions: { title: string | null; description: string | null } | null;
+  /** A download's file, once uploaded (DIGITAL only). */
+  digitalGood?: { id: string; filename: string } | null;
 }
 
 export const TYPE_WORDS: Record<string, string> = {
