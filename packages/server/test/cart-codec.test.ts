@@ -23,8 +23,8 @@ describe('the cart cookie', () => {
     const a = randomUUID();
     const b = randomUUID();
     const cart = [
-      { variantId: a, quantity: 2 },
-      { variantId: b, quantity: 99 },
+      { variantId: a, productId: null, quantity: 2 },
+      { variantId: b, productId: null, quantity: 99 },
     ];
     const cookie = encodeCart(key, SITE, cart);
     assert.deepEqual(decodeCart(key, SITE, cookie), cart);
@@ -46,11 +46,19 @@ describe('the cart cookie', () => {
     const a = randomUUID();
     let cart = addLine([], a, 3);
     cart = addLine(cart, a, 4);
-    assert.deepEqual(cart, [{ variantId: a, quantity: 7 }], 'the same variant adds to its line');
+    assert.deepEqual(
+      cart,
+      [{ variantId: a, productId: null, quantity: 7 }],
+      'the same variant adds to its line',
+    );
     assert.throws(() => addLine(cart, a, 93), /at most 99/);
-    assert.deepEqual(setQuantity(cart, a, 2), [{ variantId: a, quantity: 2 }]);
+    assert.deepEqual(setQuantity(cart, a, 2), [{ variantId: a, productId: null, quantity: 2 }]);
     assert.deepEqual(removeLine(cart, a), []);
-    const full = Array.from({ length: 50 }, () => ({ variantId: randomUUID(), quantity: 1 }));
+    const full = Array.from({ length: 50 }, () => ({
+      variantId: randomUUID(),
+      productId: null,
+      quantity: 1,
+    }));
     assert.throws(() => addLine(full, randomUUID(), 1), /at most 50 different items/);
     assert.deepEqual(decodeCart(key, SITE, encodeCart(key, SITE, full)), full, '50 lines fit in a cookie');
     assert.ok(

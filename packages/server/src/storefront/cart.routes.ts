@@ -10,8 +10,8 @@ import {
   type CookieKeys,
   type StoreParams,
 } from './cart-pages.ts';
-import { addToCart, droppedNotice, viewCart } from './cart.service.ts';
-import { parseQuantity, removeLine, setQuantity, type Cart } from './cart.ts';
+import { addProductToCart, addToCart, droppedNotice, viewCart } from './cart.service.ts';
+import { lineKey, parseQuantity, removeLine, setQuantity, type Cart } from './cart.ts';
 import { cartBody, quantityField } from './cart.views.ts';
 import { priceStoreCart } from './checkout-pricing.ts';
 import { checkoutRoutes } from './checkout.routes.ts';
@@ -67,7 +67,11 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
     try {
       const quantityText = field(request.body, 'quantity');
       const quantity = quantityText === '' ? 1 : parseQuantity(quantityText);
-      const added = await addToCart(deps.api.db, store.id, cart, field(request.body, 'variantId'), quantity);
+      // A download's page names its product: it has no variant to choose.
+      const productId = field(request.body, 'productId');
+      const added = productId
+        ? await addProductToCart(deps.api.db, store.id, cart, productId, quantity)
+        : await addToCart(deps.api.db, store.id, cart, field(request.body, 'variantId'), quantity);
       writeCart(reply, keys, store.id, added);
       return reply.redirect(`${websitePath(store.id)}/cart`, 303);
     } catch (error) {
@@ -90,12 +94,11 @@ export const cartRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
         try {
           // Every quantity is checked before any applies: one bad field changes nothing.
           for (const line of cart) {
-            const text = field(request.body, quantityField(line.variantId));
+            const key = lineKey(line);
+            const text = field(request.body, quantityField(key));
             if (text.trim() === '') continue;
             changed =
-              text.trim() === '0'
-                ? removeLine(changed, line.variantId)
-                : setQuantity(changed, line.variantId, parseQuantity(text));
+              text.trim() === '0' ? removeLine(changed, key) : setQuantity(changed, key, parseQuantity(text));
           }
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;

@@ -2,8 +2,8 @@ import { lineItemTypeOf, storeSells, type StoreLineItemType } from '../shared/or
 import { productPath } from '../shared/store-urls.ts';
 import type { Db } from '../db/database.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
-import { addLine, isVariantId, MAX_QUANTITY, type Cart } from './cart.ts';
-import { selectCartVariants, type CartVariant } from './cart.repo.ts';
+import { addLine, isVariantId, lineKey, lineOfKey, MAX_QUANTITY, type Cart } from './cart.ts';
+import { selectCartProducts, selectCartVariants, type CartProduct, type CartVariant } from './cart.repo.ts';
 
 /**
  * What the store shows and sells of a cart: each line as the catalog has it now (name, price,
@@ -12,7 +12,10 @@ import { selectCartVariants, type CartVariant } from './cart.repo.ts';
  */
 
 export interface CartItem {
-  variantId: string;
+  /** The cart line's key (cart.ts lineKey): what the cart page's forms name it by. */
+  key: string;
+  /** The variant sold; null for a product sold without variants (a download). */
+  variantId: string | null;
   /** Its product: what a PRODUCT discount names (discount-pricing.ts). */
   productId: string;
   /** The order line it becomes (order-model.ts): only a physical item is shipped. */
@@ -78,6 +81,7 @@ function itemOf(websiteId: string, v: CartVariant, quantity: number): CartItem {
   const unitPriceMinor = v.on_sale ? v.sale_price_minor : v.base_price_minor;
   const shortage = shortageMessage(v, quantity);
   return {
+    key: v.id,
     variantId: v.id,
     productId: v.product_id,
     lineItemType: lineItemTypeOf(v.product_type)!,
@@ -94,28 +98,64 @@ function itemOf(websiteId: string, v: CartVariant, quantity: number): CartItem {
   };
 }
 
+/** A download's line: its price is the product's, and it has no stock to run short of. */
+function productItemOf(websiteId: string, p: CartProduct, quantity: number): CartItem {
+  const unitPriceMinor = p.on_sale ? p.sale_price_minor : p.base_price_minor;
+  return {
+    key: lineKey({ variantId: null, productId: p.id }),
+    variantId: null,
+    productId: p.id,
+    lineItemType: lineItemTypeOf(p.product_type)!,
+    name: p.product_name,
+    productName: p.product_name,
+    options: [],
+    path: productPath(websiteId, p.store_page_slug, p.url_slug),
+    unitPriceMinor,
+    basePriceMinor: p.base_price_minor,
+    onSale: p.on_sale,
+    quantity,
+    lineTotalMinor: unitPriceMinor * quantity,
+  };
+}
+
 /** The cart's lines priced and checked against the catalog, read through `db` (a transaction at checkout). */
 export async function viewCart(db: Db, websiteId: string, cart: Cart): Promise<CartView> {
+  const ids = (pick: (l: Cart[number]) => string | null) => cart.flatMap((l) => pick(l) ?? []);
   const variants = new Map(
     (
       await selectCartVariants(
         db,
         websiteId,
-        cart.map((l) => l.variantId),
+        ids((l) => l.variantId),
       )
     ).map((v) => [v.id, v]),
+  );
+  const products = new Map(
+    (
+      await selectCartProducts(
+        db,
+        websiteId,
+        ids((l) => l.productId),
+      )
+    ).map((p) => [p.id, p]),
   );
   const items: CartItem[] = [];
   const dropped: string[] = [];
   for (const line of cart) {
-    const v = variants.get(line.variantId);
+    if (line.productId !== null) {
+      const p = products.get(line.productId);
+      if (p?.for_sale && storeSells(p.product_type)) items.push(productItemOf(websiteId, p, line.quantity));
+      else dropped.push(p ? p.product_name : 'An item');
+      continue;
+    }
+    const v = variants.get(line.variantId!);
     if (v && sellable(v)) items.push(itemOf(websiteId, v, line.quantity));
     else dropped.push(v ? itemName(v) : 'An item');
   }
   return {
     items,
     subtotalMinor: items.reduce((sum, i) => sum + i.lineTotalMinor, 0),
-    cart: cart.filter((l) => items.some((i) => i.variantId === l.variantId)),
+    cart: cart.filter((l) => items.some((i) => i.key === lineKey(l))),
     dropped,
   };
 }
@@ -135,4 +175,24 @@ export async function addToCart(db: Db, websiteId: string, cart: Cart, variantId
   const shortage = shortageMessage(v, Math.min(inCart + quantity, MAX_QUANTITY));
   if (shortage) throw new ValidationError(shortage);
   return addLine(cart, id, quantity);
+}
+
+/**
+ * The cart with `quantity` of a product sold without variants (a download) added: refused, the
+ * cart unchanged, when the store does not sell it (hidden, not a download, no file yet).
+ */
+export async function addProductToCart(
+  db: Db,
+  websiteId: string,
+  cart: Cart,
+  productId: string,
+  quantity: number,
+) {
+  const key = `p${productId.trim().toLowerCase()}`;
+  const line = lineOfKey(key);
+  const [p] = line ? await selectCartProducts(db, websiteId, [line.productId!]) : [];
+  if (!p || !p.for_sale || !storeSells(p.product_type)) {
+    throw new NotFound('This item is not for sale in this store.');
+  }
+  return addLine(cart, key, quantity);
 }

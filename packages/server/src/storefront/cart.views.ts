@@ -21,8 +21,8 @@ export interface CartPage {
   info?: string;
 }
 
-/** The quantity field of a line: `quantity.<variantId>`, one per line in the one update form. */
-export const quantityField = (variantId: string) => `quantity.${variantId}`;
+/** The quantity field of a line: `quantity.<line key>` (cart.ts lineKey), one per line in the one update form. */
+export const quantityField = (key: string) => `quantity.${key}`;
 
 export function itemPrice(item: CartItem, currency: string): Price {
   return item.onSale
@@ -37,7 +37,7 @@ export function itemLabel(item: CartItem): Html {
 }
 
 function row(item: CartItem, page: CartPage): Html {
-  const id = `q-${item.variantId}`;
+  const id = `q-${item.key}`;
   return html`<tr>
     <td>
       ${itemLabel(item)}
@@ -49,7 +49,7 @@ function row(item: CartItem, page: CartPage): Html {
       <input
         id="${id}"
         type="number"
-        name="${quantityField(item.variantId)}"
+        name="${quantityField(item.key)}"
         value="${item.quantity}"
         min="0"
         max="${MAX_QUANTITY}"
@@ -59,7 +59,7 @@ function row(item: CartItem, page: CartPage): Html {
     </td>
     <td>${money(item.lineTotalMinor, page.currency)}</td>
     <td>
-      <button type="submit" form="remove-${item.variantId}" class="link">
+      <button type="submit" form="remove-${item.key}" class="link">
         Remove<span class="visually-hidden"> ${item.name}</span>
       </button>
     </td>
@@ -145,8 +145,8 @@ export function cartBody(page: CartPage): Html {
     </form>
     ${items.map(
       (item) =>
-        html`<form id="remove-${item.variantId}" method="post" action="${root}/cart/lines">
-          ${csrf}<input type="hidden" name="remove" value="${item.variantId}" />
+        html`<form id="remove-${item.key}" method="post" action="${root}/cart/lines">
+          ${csrf}<input type="hidden" name="remove" value="${item.key}" />
         </form>`,
     )}
     <p><a class="button" href="${root}/checkout">Check out</a></p>

@@ -62,7 +62,27 @@ function chooserLabel(row: ProductRow): string {
   return row.variant_attributes.length ? row.variant_attributes.join(' / ') : 'Option';
 }
 
+/**
+ * A download's form: it has no variants, so it names the product. One without its file yet is
+ * not for sale, and says so.
+ */
+function downloadForm(websiteId: string, row: ProductRow): Html {
+  if (!row.digital_good || !productPrice(row)) {
+    return html`<p class="not-online">Not for sale yet: the file to download is on its way.</p>`;
+  }
+  return html`<form class="buy" method="post" action="${websitePath(websiteId)}/cart">
+    ${csrfInput(CSRF_SLOT)}
+    <input type="hidden" name="productId" value="${row.id}" />
+    <input type="hidden" name="quantity" value="1" />
+    <p class="meta">
+      A download: after payment, a link to the file is on your confirmation and in its e-mail.
+    </p>
+    <button type="submit">Add to cart</button>
+  </form>`;
+}
+
 function buyForm(websiteId: string, row: ProductRow): Html {
+  if (row.type === 'DIGITAL') return downloadForm(websiteId, row);
   if (row.variants.length === 0) return html``;
   if (!storeSells(row.type)) {
     return html`<ul class="options">
