@@ -27,9 +27,10 @@ const MAX_COUNTED_WEBSITES = 100_000;
  * the count is part of the key, so a change makes every older page of the website unreachable
  * at once, including one a racing read stores after the change (it read the count before).
  *
- * Bodies: finished first pages by page URL, cursor and the versions of their documents. A
- * changed document makes a new key, so a body is never stale and needs no invalidation; clients
- * polling one page get the same bytes without a 115 KB copy per request.
+ * Bodies: finished first pages by page URL and the key of their heads, which a change of the
+ * website makes unreachable as it does the heads, so a body needs no invalidation; clients
+ * polling one page get the same bytes without a 115 KB copy, a cursor signed or a key built from
+ * 50 rows per request.
  */
 export class ListCache {
   private readonly heads = new VersionedCache<Head[]>(HEADS_BYTES, (rows) => 64 + rows.length * 80);
@@ -52,25 +53,32 @@ export class ListCache {
 
   /**
    * The heads of a page of the website's list: from memory while they are current, else from
-   * `read`, kept for the next request. `query` names the page (its filters and position).
+   * `read`, kept for the next request. `query` names the page (its filters and position). While
+   * the feed is live, `key` names these heads until the website's list changes: a body made of
+   * them is kept under it (`keepBody`), so a page polled again is found without building its key
+   * from its rows and its cursor.
    */
-  async pageHeads(websiteId: string, query: string, read: () => Promise<Head[]>): Promise<Head[]> {
+  async pageHeads(
+    websiteId: string,
+    query: string,
+    read: () => Promise<Head[]>,
+  ): Promise<{ rows: Head[]; key?: string }> {
     const key = this.headsKey(websiteId, query); // before the query: see the class comment
-    let rows = this.cachedHeads(key);
+    const live = this.feed?.live === true;
+    let rows = live ? this.heads.at(key, 0) : undefined;
     if (!rows) {
-      rows = await read();
+      const read_ = await read();
+      // Reads racing for one key: the rows kept first stay, so a body kept under the key is
+      // always made of the rows the key gives.
+      rows = (live && this.heads.at(key, 0)) || read_;
       this.keepHeads(key, rows);
     }
-    return rows;
+    return live ? { rows, key } : { rows };
   }
 
   /** Read before the query; names where its result is kept. */
   private headsKey(websiteId: string, query: string): string {
     return `${this.epoch}:${this.changes.get(websiteId) ?? 0}:${websiteId}:${query}`;
-  }
-
-  private cachedHeads(key: string): Head[] | undefined {
-    return this.feed?.live ? this.heads.at(key, 0) : undefined;
   }
 
   private keepHeads(key: string, rows: Head[]): void {
@@ -96,10 +104,12 @@ export class ListCache {
 }
 
 /**
- * The heads of a list page (products, orders). A window (modifiedAfter/modifiedBefore) is read
- * from the database once the changes stamped in it are visible (a cached page may predate some of
- * them), so a reader whose next window starts at its end misses none; any other page comes from
- * `lists` unless `fresh` is asked (settled-page.ts).
+ * The heads of a list page (products, orders), and the name of the page's body while they are
+ * the cache's (ListCache.pageHeads). A window (modifiedAfter/modifiedBefore) is read from the
+ * database once the changes stamped in it are visible (a cached page may predate some of them),
+ * so a reader whose next window starts at its end misses none; any other page comes from `lists`
+ * unless `fresh` is asked (settled-page.ts). A page read from the database has no name: its body
+ * is built again each time.
  */
 export async function listPageHeads(
   deps: { pool: DatabaseHandle['pool']; clock: Clock },
@@ -108,10 +118,10 @@ export async function listPageHeads(
   filter: { window?: Window },
   fresh: boolean,
   read: () => Promise<Head[]>,
-): Promise<Head[]> {
+): Promise<{ rows: Head[]; key?: string }> {
   if (filter.window) {
     await closeWindow(deps, websiteId, filter.window.before);
-    return read();
+    return { rows: await read() };
   }
-  return fresh ? read() : lists.pageHeads(websiteId, JSON.stringify(filter), read);
+  return fresh ? { rows: await read() } : lists.pageHeads(websiteId, JSON.stringify(filter), read);
 }

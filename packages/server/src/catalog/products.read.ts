@@ -167,14 +167,14 @@ export async function listProducts(
   const filter = parseListQuery(query, deps.cursors, websiteId, api);
   return settledPage(async (fresh) => {
     const read = () => repo.selectProductPage(deps, websiteId, filter, PAGE_SIZE + 1);
-    const rows = await listPageHeads(deps, deps.lists, websiteId, filter, fresh, read);
+    const { rows, key } = await listPageHeads(deps, deps.lists, websiteId, filter, fresh, read);
+    const bodyKey = key !== undefined && !query.cursor ? `${pageUrl} ${key}` : undefined;
+    const cached = bodyKey !== undefined ? deps.lists.cachedBody(bodyKey) : undefined;
+    if (cached) return { body: cached, complete: true };
     const page = rows.slice(0, PAGE_SIZE);
     const last = page[page.length - 1];
     const nextCursor =
       rows.length > PAGE_SIZE && last ? cursorAfter(deps.cursors, api, websiteId, filter, last) : null;
-    const bodyKey = `${pageUrl} ${nextCursor} ${page.map((head) => `${head.id}@${head.version}`).join(',')}`;
-    const cached = deps.lists.cachedBody(bodyKey);
-    if (cached) return { body: cached, complete: true };
     const documents = await documentsAt(deps, api, websiteId, page);
     // Each product as of the position it was ordered by (settled-page.ts).
     const products = page.flatMap((head) => {
@@ -189,7 +189,7 @@ export async function listProducts(
     // A deleted product is rightly absent, but the page is read again to be sure of it.
     const complete = products.length === page.length;
     // First pages are the ones clients poll; a cursor's page is read once, by one client.
-    if (complete && !query.cursor) deps.lists.keepBody(bodyKey, body);
+    if (complete && bodyKey !== undefined) deps.lists.keepBody(bodyKey, body);
     return { body, complete };
   });
 }

@@ -131,12 +131,12 @@ export async function listOrders(
   const filter = parseListQuery(query, deps.cursors, websiteId);
   return settledPage(async (fresh) => {
     const read = () => repo.selectOrderPage(deps, websiteId, filter, PAGE_SIZE + 1);
-    const rows = await listPageHeads(deps, deps.orders.lists, websiteId, filter, fresh, read);
+    const { rows, key } = await listPageHeads(deps, deps.orders.lists, websiteId, filter, fresh, read);
+    const bodyKey = key !== undefined && !query.cursor ? `${pageUrl} ${key}` : undefined;
+    const cached = bodyKey !== undefined ? deps.orders.lists.cachedBody(bodyKey) : undefined;
+    if (cached) return { body: cached, complete: true };
     const page = rows.slice(0, PAGE_SIZE);
     const nextCursor = rows.length > PAGE_SIZE ? cursorAfter(deps.cursors, websiteId, filter, page) : null;
-    const bodyKey = `${websiteId} ${pageUrl} ${JSON.stringify(filter)} ${page.map((h) => `${h.id}@${h.version}`).join(',')}`;
-    const cached = deps.orders.lists.cachedBody(bodyKey);
-    if (cached) return { body: cached, complete: true };
     const orders = await documentsAt(deps, websiteId, page);
     const body = documentList(
       'result',
@@ -144,7 +144,7 @@ export async function listOrders(
       `,"pagination":${JSON.stringify(pagination(nextCursor, pageUrl))}`,
     );
     const complete = orders.length === page.length;
-    if (complete && !query.cursor) deps.orders.lists.keepBody(bodyKey, body);
+    if (complete && bodyKey !== undefined) deps.orders.lists.keepBody(bodyKey, body);
     return { body, complete };
   });
 }
