@@ -73,6 +73,9 @@ export function toMinorUnits(input: MoneyInput, websiteCurrency: string, field: 
 }
 
 export function fromMinorUnits(minor: number, currency: string): Money {
+  // A net can be below zero (a payment refunded in full nets minus its fee): the sign goes first,
+  // so -88 cents is "-0.88", not "-.88".
+  if (minor < 0) return { currency, value: `-${fromMinorUnits(-minor, currency).value}` };
   const e = exponent(currency);
   if (e === 0) return { currency, value: String(minor) };
   const text = String(minor).padStart(e + 1, '0');
