@@ -11,6 +11,7 @@ import { registerAssets } from './assets.ts';
 import { adminConsentRoutes } from './consent.routes.ts';
 import { adminContactsRoutes } from './customers/contacts.routes.ts';
 import { adminDiscountsRoutes } from './discounts/discounts.routes.ts';
+import { adminGiftCardsRoutes } from './giftcards/gift-cards.routes.ts';
 import { adminDeveloperAppsRoutes, registerIconRoute } from './developers/developer-apps.routes.ts';
 import { adminExtensionsRoutes } from './developers/extensions.routes.ts';
 import { adminFaultsRoutes } from './developers/faults.routes.ts';
@@ -120,6 +121,7 @@ export const adminPages: FastifyPluginAsync<{
     await pages.register(adminProductsRoutes, { deps: adminDeps });
     await pages.register(adminContactsRoutes, { deps: adminDeps });
     await pages.register(adminDiscountsRoutes, { deps: adminDeps });
+    await pages.register(adminGiftCardsRoutes, { deps: adminDeps });
     await pages.register(adminWebhooksRoutes, { deps: adminDeps });
     await pages.register(adminApiLogRoutes, { deps: adminDeps });
     await pages.register(adminApiKeysRoutes, { deps: adminDeps });

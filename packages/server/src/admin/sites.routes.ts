@@ -194,7 +194,9 @@ export const adminSitesRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = async (
       <p>
         <a href="/sites/${site.id}/products">Products</a> · <a href="/sites/${site.id}/orders">Orders</a> ·
         <a href="/sites/${site.id}/emails">E-mails</a> · <a href="/sites/${site.id}/contacts">Contacts</a> ·
-        <a href="/sites/${site.id}/discounts">Discounts</a> · <a href="/sites/${site.id}/keys">API keys</a> ·
+        <a href="/sites/${site.id}/discounts">Discounts</a> ·
+        <a href="/sites/${site.id}/gift-cards">Gift cards</a> ·
+        <a href="/sites/${site.id}/keys">API keys</a> ·
         <a href="/sites/${site.id}/extensions">Extensions</a> ·
         <a href="/sites/${site.id}/webhooks">Webhooks</a> · <a href="/sites/${site.id}/api-log">API log</a> ·
         <a href="/sites/${site.id}/faults">Faults</a>

@@ -22,4 +22,9 @@ export interface EmailsTable {
   last_error: string | null;
   sent_on: Timestamp | null;
   leased_until: Timestamp | null;
+  /**
+   * The html and text sealed (emails/sealed.ts), for an e-mail that carries a secret such as a
+   * gift card's code; the html and text columns then say only that it is sealed. Null otherwise.
+   */
+  sealed?: Buffer | null;
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { EmailKind, EmailsTable } from '../db/emails-schema.ts';
+import { opened } from './sealed.ts';
 
 /** The e-mails of a website as the owner pages and the test controls read them. */
 
@@ -30,16 +31,23 @@ export async function listEmails(
     query = query.where((eb) => eb(eb.fn('lower', ['to_address']), '=', filter.to!.toLowerCase()));
   if (filter.orderId) query = query.where('order_id', '=', filter.orderId);
   const direction = options.newestFirst ? 'desc' : 'asc';
-  return query.orderBy('created_on', direction).orderBy('id', direction).limit(options.limit).execute();
+  const rows = await query
+    .orderBy('created_on', direction)
+    .orderBy('id', direction)
+    .limit(options.limit)
+    .execute();
+  // Sealed ones (a gift card's code) are opened to be read (sealed.ts).
+  return Promise.all(rows.map((row) => opened(db, row)));
 }
 
 export async function findEmail(db: Db, websiteId: string, id: string): Promise<EmailsTable | undefined> {
-  return db
+  const row = await db
     .selectFrom('emails')
     .selectAll()
     .where('website_id', '=', websiteId)
     .where('id', '=', id)
     .executeTakeFirst();
+  return row && opened(db, row);
 }
 
 /** An e-mail as the test controls answer with it. */

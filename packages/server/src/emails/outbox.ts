@@ -4,6 +4,7 @@ import type { Jobs } from '../jobs/queue.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Ids } from '../shared/ids.ts';
 import type { EmailSettings } from './email-settings.ts';
+import { seal, SEALED_NOTE } from './sealed.ts';
 import { renderOrderEmail, type EmailNews, type OrderForEmail } from './templates.ts';
 
 export interface EmailDeps {
@@ -38,15 +39,19 @@ export async function recordOrderEmail(trx: Db, deps: EmailDeps, email: OrderEma
     .executeTakeFirstOrThrow();
   const rendered = renderOrderEmail(email.kind, { ...email.order, storeName: website.title }, email.news);
   const smtp = deps.emails.smtp !== undefined;
+  const id = deps.ids.objectId();
+  // An e-mail with gift card codes keeps its body sealed: the database holds no code (sealed.ts).
+  const secret = (email.news?.giftCards?.length ?? 0) > 0;
   const row: EmailsTable = {
-    id: deps.ids.objectId(),
+    id,
     website_id: email.websiteId,
     kind: email.kind,
     order_id: email.orderId,
     to_address: email.to,
     subject: rendered.subject,
-    html: rendered.html,
-    text: rendered.text,
+    html: secret ? SEALED_NOTE : rendered.html,
+    text: secret ? SEALED_NOTE : rendered.text,
+    sealed: secret ? await seal(trx, id, rendered) : null,
     created_on: deps.clock.now(email.websiteId),
     status: smtp ? 'PENDING' : 'NOT_SENT',
     attempts: 0,

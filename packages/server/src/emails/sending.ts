@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { EmailsTable } from '../db/emails-schema.ts';
 import type { EmailJobData } from '../jobs/queue.ts';
 import type { EmailDeps } from './outbox.ts';
+import { opened } from './sealed.ts';
 
 export interface SendingDeps extends EmailDeps {
   db: Db;
@@ -64,7 +65,7 @@ export async function attemptSend(deps: SendingDeps, job: EmailJobData): Promise
   if (!email) return;
   const smtp = deps.emails.smtp;
   const error = smtp
-    ? await sendMessage(deps, smtp, { ...email, store_name: email.store_name ?? '' })
+    ? await sendMessage(deps, smtp, { ...(await opened(deps.db, email)), store_name: email.store_name ?? '' })
     : 'no SMTP server is configured (SMTP_URL)';
   const at = deps.clock.now(email.website_id);
   const attempts = email.attempts + 1;

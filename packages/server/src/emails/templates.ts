@@ -32,6 +32,8 @@ export interface OrderForEmail {
 export interface EmailNews {
   shipments?: ShipmentJson[];
   refunded?: Money;
+  /** The gift cards an order confirmation hands over: their codes, which only this e-mail carries. */
+  giftCards?: { code: string; amount: Money }[];
 }
 
 export interface Rendered {
@@ -121,6 +123,24 @@ function shipmentHtml(s: ShipmentJson): Markup {
     </p>`;
 }
 
+function giftCardsHtml(cards: NonNullable<EmailNews['giftCards']>): Markup | string {
+  if (!cards.length) return '';
+  return markup`<h2>Your gift cards</h2>
+    <p>Each code is paid at checkout, up to its balance. Keep it safe: whoever has the code can spend it.</p>
+    <ul>
+      ${cards.map((card) => markup`<li><code>${card.code}</code>: ${amount(card.amount)}</li>`)}
+    </ul>`;
+}
+
+function giftCardsText(cards: NonNullable<EmailNews['giftCards']>): string[] {
+  if (!cards.length) return [];
+  return [
+    'Your gift cards (each code is paid at checkout, up to its balance; keep it safe):',
+    ...cards.map((card) => `${card.code}: ${amount(card.amount)}`),
+    '',
+  ];
+}
+
 function shipmentText(s: ShipmentJson): string {
   return [
     `Carrier: ${s.carrierName}${s.service ? ` (${s.service})` : ''}`,
@@ -137,10 +157,14 @@ export function renderOrderEmail(kind: EmailKind, order: OrderForEmail, news: Em
     case 'order_confirmation': {
       const heading = `Thank you for your order ${n}`;
       const intro = `We have received your order ${n} and will let you know when it ships.`;
+      const cards = news.giftCards ?? [];
       return {
         subject: `${order.storeName}: order ${n} confirmed`,
-        html: page(order, heading, markup`<p>${intro}</p>`, orderHtml(order)),
-        text: [order.storeName, '', heading, '', intro, '', orderText(order)].join('\n') + '\n',
+        html: page(order, heading, markup`<p>${intro}</p>${giftCardsHtml(cards)}`, orderHtml(order)),
+        text:
+          [order.storeName, '', heading, '', intro, '', ...giftCardsText(cards), orderText(order)].join(
+            '\n',
+          ) + '\n',
       };
     }
     case 'shipping_notice': {

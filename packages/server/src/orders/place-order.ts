@@ -20,6 +20,8 @@ import type { EmailSettings } from '../emails/email-settings.ts';
 import { recordOrderEmail } from '../emails/outbox.ts';
 import * as repo from './orders.repo.ts';
 import { recordTransaction } from '../transactions/transactions.service.ts';
+import type { IssuedGiftCard } from '../giftcards/gift-cards.service.ts';
+import { emailedGiftCards, issueOrderGiftCards } from './gift-card-lines.ts';
 
 /**
  * Placing an order, whatever its channel (an import through the API, the CLI, the storefront):
@@ -53,6 +55,14 @@ export type OrderDraft = Omit<
   lines: DraftLine[];
   /** Take the lines from stock, refusing the whole order when a variant has too few. */
   deductStock: boolean;
+};
+
+/** The product type each catalog line type sells, for the message of a mismatch. */
+const PRODUCT_TYPE_OF: Partial<Record<LineItemType, string>> = {
+  PHYSICAL_PRODUCT: 'PHYSICAL',
+  SERVICE: 'SERVICE',
+  DIGITAL: 'DIGITAL',
+  GIFT_CARD: 'GIFT_CARD',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -90,7 +100,7 @@ function catalogLine(
     throw new ValidationError(`${field}.variantId: no variant ${draft.variantId} on this website`);
   }
   if (lineItemTypeOf(variant.product_type) !== draft.lineItemType) {
-    const type = draft.lineItemType === 'SERVICE' ? 'SERVICE' : 'PHYSICAL';
+    const type = PRODUCT_TYPE_OF[draft.lineItemType] ?? 'PHYSICAL';
     throw new ValidationError(
       `${field}.variantId: variant ${variant.id} is of a ${variant.product_type} product; a ${draft.lineItemType} line sells a ${type} product's variant`,
     );
@@ -107,10 +117,14 @@ function catalogLine(
     width: ships ? variant.width : 0,
     length: ships ? variant.length : 0,
     height: ships ? variant.height : 0,
-    variantOptions: variant.variant_attributes.map((name) => ({
-      optionName: name,
-      value: variant.attributes[name] ?? '',
-    })),
+    // A gift card's amount is its price, not an option: null, as the platform has it (2.1.4).
+    variantOptions:
+      draft.lineItemType === 'GIFT_CARD'
+        ? null
+        : variant.variant_attributes.map((name) => ({
+            optionName: name,
+            value: variant.attributes[name] ?? '',
+          })),
     imageUrl: variant.image_id ? imageUrl(deps.baseUrl, variant.image_id) : null,
   };
 }
@@ -153,7 +167,12 @@ async function takeStock(trx: Db, websiteId: string, lines: Omit<OrderLine, 'id'
  * placing transaction. An order imported through the API was taken on another channel, which
  * confirmed it: the platform sends none for an import.
  */
-async function confirm(trx: Db, deps: OrderDeps, order: PlacedOrder): Promise<boolean> {
+async function confirm(
+  trx: Db,
+  deps: OrderDeps,
+  order: PlacedOrder,
+  giftCards: IssuedGiftCard[],
+): Promise<boolean> {
   if (order.channel !== 'web' || !order.customerEmail) return false;
   return recordOrderEmail(trx, deps, {
     websiteId: order.websiteId,
@@ -161,6 +180,8 @@ async function confirm(trx: Db, deps: OrderDeps, order: PlacedOrder): Promise<bo
     orderId: order.id,
     to: order.customerEmail,
     order: { ...orderDocument(order), orderNumber: order.orderNumber },
+    // The gift cards' codes: this e-mail is kept sealed (emails/sealed.ts).
+    ...(giftCards.length && { news: { giftCards: emailedGiftCards(giftCards, order.currency) } }),
   });
 }
 
@@ -168,6 +189,8 @@ export interface Placed {
   order: PlacedOrder;
   /** The Order object as sent, stamped. */
   json: OrderJson;
+  /** The gift cards it bought, with their codes: for the buyer's eyes only, never stored. */
+  giftCards: IssuedGiftCard[];
   /** Call once the transaction has committed. */
   announce: () => void;
 }
@@ -207,6 +230,7 @@ export async function placeOrder(
     documentId: string;
     notified: number;
     emailed: boolean;
+    giftCards: IssuedGiftCard[];
   }> => {
     // The buyer is a contact too (customers/buyer-contact.ts), with its webhooks.
     const buyer = rest.customerEmail
@@ -248,8 +272,10 @@ export async function placeOrder(
     // Numbered last but for the stamps: every order of the website waits for the number.
     const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
     await admit?.(order.id);
-    const emailed = await confirm(trx, deps, order);
-    return { order, documentId, notified, emailed };
+    // A paid order's gift cards are issued with it, one a unit (gift-card-lines.ts).
+    const giftCards = order.paymentState === 'PAID' ? await issueOrderGiftCards(trx, deps, order) : [];
+    const emailed = await confirm(trx, deps, order, giftCards);
+    return { order, documentId, notified, emailed, giftCards };
   };
 
   let placed: Awaited<ReturnType<typeof write>>;
@@ -265,7 +291,7 @@ export async function placeOrder(
   } else {
     placed = await write();
   }
-  const { order, documentId, notified, emailed } = placed;
+  const { order, documentId, notified, emailed, giftCards } = placed;
   const [modifiedOn] = await stampRows(trx, deps.clock, website.id, 'orders', [order.id]);
   await stampRows(
     trx,
@@ -285,6 +311,7 @@ export async function placeOrder(
   return {
     order,
     json,
+    giftCards,
     announce: () => {
       announceProducts();
       if (notified) deps.jobs.wakeDeliveryWorkers();

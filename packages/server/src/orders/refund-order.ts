@@ -1,7 +1,6 @@
 import { stampRows } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import { recountOrders } from '../customers/profiles.repo.ts';
-import { withRefund } from '../transactions/transaction-document.ts';
 import { selectOrderDocument, updateDocument } from '../transactions/transactions.repo.ts';
 import { emit } from '../webhooks/outbox.ts';
 import type { OrderRow } from './order-document.ts';
@@ -14,6 +13,7 @@ import { fullRefund, refundAmounts, type RefundAmounts, type RefundRequest } fro
 import { checkRestock, describe, money, refundable } from './refundable.ts';
 import { insertRefund, selectRefunds, type RefundRow } from './refunds.repo.ts';
 import { variantQuantities, withRestock } from './restock.ts';
+import { refundBoughtGiftCards, refundPayments } from './refund-split.ts';
 
 /**
  * Refunding a paid order, all or part, as the owner does from the order's page (the platform's
@@ -23,7 +23,9 @@ import { variantQuantities, withRestock } from './restock.ts';
  * - the order's `refundedTotal` and, once everything paid is refunded, `paymentState` REFUNDED (a
  *   part refund keeps PAID, the platform's most likely answer: docs/orders.md);
  * - the transaction document's payment: the refund listed, `refundedAmount` and the nets
- *   (transactions/transaction-document.ts withRefund);
+ *   (transactions/transaction-document.ts withRefund); with a gift card's payment too, the card's
+ *   first, then the gift card's, whose balance is given back (refund-split.ts);
+ * - a gift card the order bought, for each such item refunded: disabled, if still unspent;
  * - the buyer's profile totals, `order.update` with REFUNDED, the buyer's refund notice;
  * - when asked, the refunded items back in stock (restock.ts);
  * then new modifiedOn stamps for the order and its document.
@@ -98,10 +100,11 @@ export async function refundLocked(
       payment_state: paymentState,
       document: JSON.stringify({ ...order.document, refundedTotal: money(order, refundedTotalMinor) }),
     });
+    await refundBoughtGiftCards(trx, deps, order, row.lines);
     await updateDocument(
       trx,
       document.id,
-      withRefund(document.document, {
+      await refundPayments(trx, deps, order, document.document, {
         id: row.id,
         amountMinor: row.amount_minor,
         refundedOn,

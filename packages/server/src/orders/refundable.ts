@@ -30,8 +30,9 @@ export function refundable(
   const number = `#${order.order_number}`;
   if (order.payment_state === 'REFUNDED')
     throw new ValidationError(`Order ${number} is already refunded in full.`);
-  const payment = document?.document.payments[0];
-  if (order.payment_state !== 'PAID' || !document || !payment) {
+  // A gift card's payment and the card's (refund-split.ts): what was paid is both.
+  const payments = document?.document.payments ?? [];
+  if (order.payment_state !== 'PAID' || !document || payments.length === 0) {
     throw new ValidationError(
       order.payment_state === 'PAID'
         ? `Order ${number} came from another channel (${order.channel}), and the store took no payment to refund.`
@@ -42,7 +43,7 @@ export function refundable(
   const minor = (m: { value: string }) => decimalToMinorUnits(m.value, currency);
   const asRefunded: Refundable = {
     currency,
-    paidMinor: minor(payment.amount),
+    paidMinor: payments.reduce((sum, payment) => sum + minor(payment.amount), 0),
     shippingMinor: document.document.shippingLineItems.reduce((sum, s) => sum + minor(s.netAmount), 0),
     lines: order.document.lineItems.map((line, i) => ({
       id: line.id,

@@ -1,6 +1,6 @@
 import { standardShippingMinor } from '../discounts/fulfillment-options.ts';
 import { majorUnit } from '../shared/money.ts';
-import { shipsLine, type AddressJson, type Payment } from '../shared/order-model.ts';
+import { shipsLine, type AddressJson, type GiftCardPayment, type Payment } from '../shared/order-model.ts';
 import type { DraftLine, OrderDraft } from './place-order.ts';
 
 /**
@@ -32,6 +32,11 @@ export interface PaidWebOrder {
   chargeId: string;
   /** The discount priced for this cart (discount-pricing.ts `priceCart`); none when absent. */
   discount?: OrderDiscount;
+  /**
+   * What a gift card pays, first, up to the total (checkout.service.ts); the card pays the rest,
+   * and nothing when the gift card covers it all.
+   */
+  giftCard?: Omit<GiftCardPayment, 'paidOn'>;
 }
 
 export interface OrderDiscount {
@@ -62,6 +67,10 @@ export function paidWebOrder(order: PaidWebOrder): OrderDraft {
   const shippingDiscount = order.discount?.shippingMinor ?? 0;
   const discountTotal = (order.discount?.merchandiseMinor ?? 0) + shippingDiscount;
   const grandTotal = subtotal + shipping - discountTotal;
+  const giftCardMinor = order.giftCard?.amountMinor ?? 0;
+  if (giftCardMinor > grandTotal) throw new Error('a gift card pays at most the total');
+  // The card is charged, and its fee taken, on what the gift card left.
+  const cardMinor = grandTotal - giftCardMinor;
   return {
     channel: 'web',
     channelName: 'Emporium',
@@ -99,13 +108,17 @@ export function paidWebOrder(order: PaidWebOrder): OrderDraft {
     fulfillments: [],
     shippingOptionName: ships ? SHIPPING_NAME : null,
     shippingOptionServiceType: null,
-    payment: {
-      provider: 'STRIPE',
-      creditCardType: order.cardBrand,
-      externalTransactionId: `ch_test_${order.chargeId}`,
-      paidOn: placedOn,
-      processingFeeMinor: cardFeeMinor(grandTotal, currency),
-    },
+    payment:
+      cardMinor > 0 || !order.giftCard
+        ? {
+            provider: 'STRIPE',
+            creditCardType: order.cardBrand,
+            externalTransactionId: `ch_test_${order.chargeId}`,
+            paidOn: placedOn,
+            processingFeeMinor: cardFeeMinor(cardMinor, currency),
+          }
+        : null,
+    ...(order.giftCard && { giftCardPayment: { ...order.giftCard, paidOn: placedOn } }),
     deductStock: true,
   };
 }

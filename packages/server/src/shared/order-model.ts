@@ -43,7 +43,7 @@ const STORE_LINE_TYPES: Record<string, StoreLineItemType> = {
 };
 
 /** The product types the store's cart and checkout sell. */
-const SOLD: ReadonlySet<string> = new Set(['PHYSICAL', 'SERVICE']);
+const SOLD: ReadonlySet<string> = new Set(['PHYSICAL', 'SERVICE', 'GIFT_CARD']);
 
 /** Whether the store's cart sells this product type. */
 export const storeSells = (productType: string): boolean => SOLD.has(productType);
@@ -158,6 +158,21 @@ export interface PlacedOrder {
   fulfillments: ShipmentJson[];
   shippingOptionName: string | null;
   shippingOptionServiceType: string | null;
-  /** Null for an import: its money was taken on the other channel. */
+  /**
+   * The card's payment. Null for an import (its money was taken on the other channel), and for a
+   * store order a gift card paid in full.
+   */
   payment: Payment | null;
+  /** What a gift card paid, first, before the card's payment for the rest (docs/orders.md, "Gift cards"). */
+  giftCardPayment?: GiftCardPayment;
+}
+
+/** A gift card's part of a store order's payment: the transaction document's payment with `giftCardId`. */
+export interface GiftCardPayment {
+  /** The card's id (a UUID): the payment's `giftCardId`. */
+  giftCardId: string;
+  amountMinor: number;
+  /** The redemption's id, after `gc_test_`: the payment's `externalTransactionId`. */
+  redemptionId: string;
+  paidOn: Date;
 }

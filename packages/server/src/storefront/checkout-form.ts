@@ -23,9 +23,15 @@ export const BUYER_FIELDS = [
 export const CARD_FIELDS = ['cardNumber', 'cardExpiry', 'cardCvc'] as const;
 /** The promo code: kept through the form, priced again when the order is placed. */
 export const PROMO_FIELDS = ['promoCode'] as const;
+/** A gift card's code, apart from the promo code: it pays first, the card the rest. */
+export const GIFT_CARD_FIELDS = ['giftCardCode'] as const;
 
 export type BuyerField = (typeof BUYER_FIELDS)[number];
-export type CheckoutField = BuyerField | (typeof CARD_FIELDS)[number] | (typeof PROMO_FIELDS)[number];
+export type CheckoutField =
+  | BuyerField
+  | (typeof CARD_FIELDS)[number]
+  | (typeof PROMO_FIELDS)[number]
+  | (typeof GIFT_CARD_FIELDS)[number];
 export type CheckoutForm = Record<CheckoutField, string>;
 export type CheckoutErrors = Partial<Record<CheckoutField, string>> & CardErrors;
 
@@ -54,7 +60,7 @@ export const COUNTRIES: readonly (readonly [code: string, name: string])[] = [
 /** The empty form, shipping to the first country. */
 export function blankForm(): CheckoutForm {
   const form = Object.fromEntries(
-    [...BUYER_FIELDS, ...CARD_FIELDS, ...PROMO_FIELDS].map((f) => [f, '']),
+    [...BUYER_FIELDS, ...CARD_FIELDS, ...PROMO_FIELDS, ...GIFT_CARD_FIELDS].map((f) => [f, '']),
   ) as CheckoutForm;
   form.countryCode = COUNTRIES[0]![0];
   return form;
@@ -64,7 +70,7 @@ export function blankForm(): CheckoutForm {
 export function formFrom(body: unknown): CheckoutForm {
   const posted = (body ?? {}) as Record<string, unknown>;
   const form = blankForm();
-  for (const name of [...BUYER_FIELDS, ...CARD_FIELDS, ...PROMO_FIELDS]) {
+  for (const name of [...BUYER_FIELDS, ...CARD_FIELDS, ...PROMO_FIELDS, ...GIFT_CARD_FIELDS]) {
     const value = posted[name];
     form[name] = typeof value === 'string' ? value : '';
   }
@@ -98,8 +104,19 @@ export function buyerErrors(form: CheckoutForm): CheckoutErrors {
     }
   }
   if (form.promoCode.trim().length > LIMITS.text) errors.promoCode = `At most ${LIMITS.text} characters.`;
+  if (form.giftCardCode.trim().length > LIMITS.text)
+    errors.giftCardCode = `At most ${LIMITS.text} characters.`;
   if (!COUNTRIES.some(([code]) => code === form.countryCode)) errors.countryCode = 'Choose a country.';
   return errors;
+}
+
+/**
+ * Whether the card must be filled in: always without a gift card; with one, only when any card
+ * field is (a gift card that covers the total needs no card; one that does not is refused at the
+ * order, with nothing charged, when no card was given).
+ */
+export function cardAsked(form: CheckoutForm): boolean {
+  return !form.giftCardCode.trim() || CARD_FIELDS.some((name) => form[name].trim() !== '');
 }
 
 /** The shipping address as an order keeps it: trimmed, empty fields null. */

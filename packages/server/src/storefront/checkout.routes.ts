@@ -16,6 +16,7 @@ import { droppedNotice, viewCart } from './cart.service.ts';
 import { cartBody } from './cart.views.ts';
 import { blankForm, formFrom } from './checkout-form.ts';
 import { encodeReceipt, holdsReceipt, RECEIPT_COOKIE } from './checkout-receipt.ts';
+import { decodeGiftCards, encodeGiftCards, GIFT_CARDS_COOKIE } from './gift-card-receipt.ts';
 import { checkout, isAttemptKey } from './checkout.service.ts';
 import { checkoutBody, confirmationBody } from './checkout.views.ts';
 import { priceStoreCart } from './checkout-pricing.ts';
@@ -109,6 +110,14 @@ export const checkoutRoutes: FastifyPluginAsync<{
           encodeReceipt(keys.receipt, store.id, outcome.orderId),
           cookieOptions(keys, store.id, RECEIPT_SECONDS),
         );
+        // The codes of the gift cards it bought, shown once more on the confirmation (a replay has none).
+        if (outcome.giftCards) {
+          reply.setCookie(
+            GIFT_CARDS_COOKIE,
+            encodeGiftCards(keys.receipt, store.id, outcome.orderId, outcome.giftCards),
+            cookieOptions(keys, store.id, RECEIPT_SECONDS),
+          );
+        }
         return reply.redirect(`${websitePath(store.id)}/checkout/orders/${outcome.orderId}`, 303);
       }
       if (outcome.cart) writeCart(reply, keys, store.id, outcome.cart);
@@ -151,10 +160,15 @@ export const checkoutRoutes: FastifyPluginAsync<{
       }
       const order = await findOrder(deps.api, store.id, orderId);
       const title = 'Order confirmed';
+      const giftCards = decodeGiftCards(keys.receipt, store.id, orderId, request.cookies[GIFT_CARDS_COOKIE]);
       return sendPrivatePage(
         reply,
         200,
-        storePage({ websiteId: store.id, title: store.title }, title, confirmationBody(store.id, order)),
+        storePage(
+          { websiteId: store.id, title: store.title },
+          title,
+          confirmationBody(store.id, order, giftCards),
+        ),
       );
     },
   );

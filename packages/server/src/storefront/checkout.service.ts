@@ -7,7 +7,15 @@ import { Conflict, ValidationError } from '../shared/errors.ts';
 import { digest, digestHex } from '../shared/secrets.ts';
 import type { Cart } from './cart.ts';
 import { droppedNotice, viewCart, type CartView } from './cart.service.ts';
-import { addressOf, buyerErrors, type CheckoutErrors, type CheckoutForm } from './checkout-form.ts';
+import {
+  addressOf,
+  buyerErrors,
+  cardAsked,
+  type CheckoutErrors,
+  type CheckoutForm,
+} from './checkout-form.ts';
+import { lockGiftCardForSpending, spendGiftCard } from '../giftcards/gift-cards.service.ts';
+import type { GiftCardRow } from '../giftcards/gift-cards.repo.ts';
 import { lockCheckoutKey } from './checkout.repo.ts';
 import { orderDiscount, priceStoreCart } from './checkout-pricing.ts';
 import { lockDiscounts, insertRedemption } from '../discounts/discount-redemptions.repo.ts';
@@ -22,7 +30,12 @@ import { cardErrors, chargeTestCard, type CardBrand } from './test-cards.ts';
  */
 
 export type CheckoutOutcome =
-  | { placed: true; orderId: string }
+  | {
+      placed: true;
+      orderId: string;
+      /** The gift cards the order bought, with their codes, for the confirmation (none on a replay). */
+      giftCards?: { code: string; amountMinor: number }[];
+    }
   | {
       placed: false;
       /** By form field: what to fix there. */
@@ -49,9 +62,50 @@ class Refused extends Error {
   constructor(
     message: string,
     readonly cart?: Cart,
+    /** By field, when the refusal is about one (the gift card's code). */
+    readonly errors: CheckoutErrors = {},
   ) {
     super(message);
   }
+}
+
+/** A gift card's part of the order: the card locked for its spending, and what it pays. */
+interface GiftCardSpend {
+  card: GiftCardRow;
+  amountMinor: number;
+  redemptionId: string;
+}
+
+/**
+ * The gift card named in the form, locked for the rest of the transaction, and what it pays: its
+ * balance, up to the total. Refused, with nothing charged, when it cannot pay (an unknown code,
+ * another site's, a disabled card, no balance left: a card spent meanwhile waits on the lock and
+ * then finds its balance taken), and when it leaves a rest and no card was given.
+ */
+async function lockedGiftCard(
+  trx: Db,
+  deps: OrderDeps,
+  website: { id: string; currency: string },
+  form: CheckoutForm,
+  totalMinor: number,
+  hasCard: boolean,
+): Promise<GiftCardSpend | undefined> {
+  if (!form.giftCardCode.trim()) return undefined;
+  let card: GiftCardRow;
+  try {
+    card = await lockGiftCardForSpending(trx, website.id, form.giftCardCode);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new Refused(`${error.message} Nothing was charged.`, undefined, { giftCardCode: error.message });
+  }
+  const amountMinor = Math.min(card.balance_minor, totalMinor);
+  if (!hasCard && amountMinor < totalMinor) {
+    const balance = money(card.balance_minor, website.currency);
+    const rest = money(totalMinor - amountMinor, website.currency);
+    const message = `This gift card's balance is ${balance}: enter a card to pay the other ${rest}.`;
+    throw new Refused(`${message} Nothing was charged.`, undefined, { cardNumber: message });
+  }
+  return amountMinor > 0 ? { card, amountMinor, redemptionId: deps.ids.objectId() } : undefined;
 }
 
 /** Why this cart cannot be ordered as it stands, if it cannot. */
@@ -69,8 +123,9 @@ function draftOf(
   website: { id: string; currency: string },
   view: CartView,
   form: CheckoutForm,
-  card: { brand: CardBrand },
+  card: { brand: CardBrand } | undefined,
   priced: PricedCart,
+  giftCard: GiftCardSpend | undefined,
 ): OrderDraft {
   return paidWebOrder({
     currency: website.currency,
@@ -86,9 +141,16 @@ function draftOf(
       unitPricePaidMinor: item.unitPriceMinor,
       customizations: null,
     })),
-    cardBrand: card.brand,
+    cardBrand: card?.brand ?? null,
     chargeId: deps.ids.objectId(),
     discount: orderDiscount(priced),
+    ...(giftCard && {
+      giftCard: {
+        giftCardId: giftCard.card.id,
+        amountMinor: giftCard.amountMinor,
+        redemptionId: giftCard.redemptionId,
+      },
+    }),
   });
 }
 
@@ -144,11 +206,13 @@ export async function checkout(
   // answered with that order before anything else is checked.
   const placedBefore = keyRow && (await findKey(deps.db, 'order_import_keys', keyRow, since));
   if (placedBefore) return { placed: true, orderId: placedBefore.order_id };
-  const errors = { ...buyerErrors(form), ...cardErrors(card, now) };
+  // With a gift card and no card typed, the card is not asked for: the gift card may cover it all.
+  const withCard = cardAsked(form);
+  const errors = { ...buyerErrors(form), ...(withCard ? cardErrors(card, now) : {}) };
   if (cart.length === 0) return { placed: false, errors, message: 'Your cart is empty.' };
   if (Object.keys(errors).length > 0) return { placed: false, errors };
-  const charge = chargeTestCard(card, now);
-  if (!charge.paid) return { placed: false, errors: charge.errors };
+  const charge = withCard ? chargeTestCard(card, now) : undefined;
+  if (charge && !charge.paid) return { placed: false, errors: charge.errors };
 
   if (!keyRow) {
     return {
@@ -178,7 +242,9 @@ export async function checkout(
             'Nothing was charged; check the total and place your order again.',
         );
       }
-      const draft = draftOf(deps, website, view, form, charge, priced);
+      // The gift card pays first, after the discounts, under its row lock to the commit.
+      const giftCard = await lockedGiftCard(trx, deps, website, form, total, charge !== undefined);
+      const draft = draftOf(deps, website, view, form, charge, priced, giftCard);
       const used = priced.discountLines[0];
       // Kept beside the API's import keys; the digest records the cart, a second send of the
       // same form is answered with this order whatever it carries.
@@ -189,6 +255,7 @@ export async function checkout(
           order_id: orderId,
           created_at: now,
         });
+        if (giftCard) await spendGiftCard(trx, deps, giftCard.card, giftCard.amountMinor, orderId);
         if (used) {
           await insertRedemption(trx, {
             discountId: used.discountId,
@@ -203,10 +270,16 @@ export async function checkout(
     });
     if ('replayed' in result) return { placed: true, orderId: result.replayed };
     result.announce();
-    return { placed: true, orderId: result.order.id };
+    const giftCards = result.giftCards.map(({ code, amountMinor }) => ({ code, amountMinor }));
+    return { placed: true, orderId: result.order.id, ...(giftCards.length && { giftCards }) };
   } catch (error) {
     if (error instanceof Refused) {
-      return { placed: false, errors: {}, message: error.message, ...(error.cart && { cart: error.cart }) };
+      return {
+        placed: false,
+        errors: error.errors,
+        message: error.message,
+        ...(error.cart && { cart: error.cart }),
+      };
     }
     // Another shopper took the last ones between our read and the row locks placeOrder takes,
     // or the owner removed an item meanwhile: the shopper is told in the cart's terms.

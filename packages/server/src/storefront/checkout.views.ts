@@ -11,6 +11,7 @@ import type { PricedCart } from '../discounts/discount-pricing.ts';
 import { promoMessage } from './checkout-pricing.ts';
 import { notice } from '../pages/notice.ts';
 import { csrfInput } from '../pages/forms.ts';
+import type { ReceiptGiftCard } from './gift-card-receipt.ts';
 
 /** The checkout form with the order's summary, and the confirmation of a placed order. */
 
@@ -52,7 +53,11 @@ const SPECS: Record<Exclude<CheckoutField, 'countryCode'>, FieldSpec> = {
   cardExpiry: { label: 'Expiry date (MM/YY)', autocomplete: 'cc-exp', placeholder: 'MM/YY' },
   cardCvc: { label: 'Security code (CVC)', autocomplete: 'cc-csc', inputmode: 'numeric' },
   promoCode: { label: 'Promo code', autocomplete: 'off', optional: true },
+  giftCardCode: { label: 'Gift card code', autocomplete: 'off', optional: true },
 };
+
+/** The card's fields: not `required` in the page, since a gift card that covers the total needs none. */
+const CARD_FIELD_NAMES: readonly CheckoutField[] = ['cardNumber', 'cardExpiry', 'cardCvc'];
 
 /** A labelled field, its error under it and tied to it, so a screen reader reads both. */
 /** The address fields' autofill names: the billing address's when nothing is shipped. */
@@ -77,7 +82,7 @@ function field(name: Exclude<CheckoutField, 'countryCode'>, page: CheckoutPage):
       autocomplete="${addressKind(page, spec.autocomplete)}"
       ${spec.inputmode ? html`inputmode="${spec.inputmode}"` : ''}
       ${spec.placeholder ? html`placeholder="${spec.placeholder}"` : ''}
-      ${spec.optional ? '' : html`required`}
+      ${spec.optional || CARD_FIELD_NAMES.includes(name) ? '' : html`required`}
       ${error ? html`aria-invalid="true" aria-describedby="${id}-error"` : ''}
     />
     ${error ? html`<p class="field-error sale" id="${id}-error">${error}</p>` : ''}
@@ -242,6 +247,11 @@ export function checkoutBody(page: CheckoutPage): Html {
           This store is in test mode: no card is charged. Pay with the test card 4242 4242 4242 4242, any
           future expiry date and any 3-digit CVC; 4000 0000 0000 0002 is declined.
         </p>
+        ${field('giftCardCode', page)}
+        <p class="meta" id="gift-card-note">
+          A gift card pays first, up to its balance, and the card pays the rest. When the gift card covers the
+          total, leave the card empty.
+        </p>
         ${field('cardNumber', page)} ${field('cardExpiry', page)} ${field('cardCvc', page)}
       </fieldset>
       <p><button type="submit">Place order</button></p>
@@ -259,8 +269,38 @@ const addressLines = (a: OwnerOrder['shippingAddress']) =>
       ].filter((line): line is string => !!line)
     : [];
 
-/** The confirmation: the order's number first, what was bought, where it goes. */
-export function confirmationBody(websiteId: string, order: OwnerOrder): Html {
+/** The gift cards the order bought, with their codes when this browser holds them. */
+function giftCardsPart(order: OwnerOrder, cards: ReceiptGiftCard[]): Html | string {
+  const bought = order.lineItems.filter((line) => line.lineItemType === 'GIFT_CARD');
+  if (!bought.length) return '';
+  const count = bought.reduce((sum, line) => sum + line.quantity, 0);
+  const currency = order.grandTotal.currency;
+  return html`<h2>Your gift cards</h2>
+    ${
+      cards.length
+        ? html`<p>
+              Each code pays at this store's checkout, up to its balance. Keep them safe: whoever has a code
+              can spend it. They are in your confirmation e-mail too.
+            </p>
+            <ul class="gift-cards">
+              ${cards.map(
+                (card) =>
+                  html`<li>
+                    <code class="gift-card-code">${card.code}</code> · ${money(card.amountMinor, currency)}
+                  </li>`,
+              )}
+            </ul>
+            ${count > cards.length ? html`<p>The other codes are in your confirmation e-mail.</p>` : ''}`
+        : html`<p>The codes of your gift cards are in your confirmation e-mail.</p>`
+    }`;
+}
+
+/** The confirmation: the order's number first, what was bought, where it goes, the gift cards' codes. */
+export function confirmationBody(
+  websiteId: string,
+  order: OwnerOrder,
+  giftCards: ReceiptGiftCard[] = [],
+): Html {
   const root = websitePath(websiteId);
   const amount = (m: Money) => money(toMinorUnits(m, m.currency, 'amount'), m.currency);
   return html`<p class="notice info" role="status">
@@ -288,6 +328,7 @@ export function confirmationBody(websiteId: string, order: OwnerOrder): Html {
             </address>`
         : html`<p>Nothing in this order is shipped.</p>`
     }
+    ${giftCardsPart(order, giftCards)}
     <p>Placed with the e-mail address ${order.customerEmail}.</p>
     <p><a href="${root}">Continue shopping</a></p>`;
 }

@@ -1,6 +1,6 @@
 import { decimalToMinorUnits, fromMinorUnits, type Money } from '../shared/money.ts';
 import type { Ids } from '../shared/ids.ts';
-import type { AddressJson, Payment, PlacedOrder } from '../shared/order-model.ts';
+import type { AddressJson, GiftCardPayment, Payment, PlacedOrder } from '../shared/order-model.ts';
 import type { PaymentT, StoredDocumentT } from './transactions.schemas.ts';
 
 /** An order's transaction document (platform-surface 2.2.3), built from the order alone. */
@@ -67,13 +67,14 @@ function feeId(ids: Ids): string {
   return id;
 }
 
-function paymentOf(order: PlacedOrder, paid: Payment, ids: Ids, money: (minor: number) => Money): PaymentT {
+/** The card's payment of `amountMinor`: the grand total, or what a gift card left of it. */
+function paymentOf(amountMinor: number, paid: Payment, ids: Ids, money: (minor: number) => Money): PaymentT {
   const fee = paid.processingFeeMinor;
   return {
     id: ids.uuid(),
-    amount: money(order.grandTotalMinor),
+    amount: money(amountMinor),
     refundedAmount: money(0),
-    netAmount: money(order.grandTotalMinor - fee),
+    netAmount: money(amountMinor - fee),
     creditCardType: paid.creditCardType,
     provider: paid.provider,
     refunds: [],
@@ -97,6 +98,30 @@ function paymentOf(order: PlacedOrder, paid: Payment, ids: Ids, money: (minor: n
     giftCardId: null,
     paidOn: paid.paidOn.toISOString(),
     externalTransactionId: paid.externalTransactionId,
+    externalTransactionProperties: [],
+    externalCustomerId: null,
+  };
+}
+
+/**
+ * A gift card's payment (Emporium's choice, docs/transactions-and-profiles.md): the platform's own
+ * gateway (`SQUARESPACE`) takes it, with no card type (the platform's null "when the gateway has no
+ * card processing") and no processing fee; `giftCardId` names the card, and the gateway id is the
+ * redemption's, `gc_test_…`.
+ */
+function giftCardPaymentOf(paid: GiftCardPayment, ids: Ids, money: (minor: number) => Money): PaymentT {
+  return {
+    id: ids.uuid(),
+    amount: money(paid.amountMinor),
+    refundedAmount: money(0),
+    netAmount: money(paid.amountMinor),
+    creditCardType: null,
+    provider: 'SQUARESPACE',
+    refunds: [],
+    processingFees: [],
+    giftCardId: paid.giftCardId,
+    paidOn: paid.paidOn.toISOString(),
+    externalTransactionId: `gc_test_${paid.redemptionId}`,
     externalTransactionProperties: [],
     externalCustomerId: null,
   };
@@ -129,9 +154,16 @@ export function transactionDocument(order: PlacedOrder, ids: Ids): StoredDocumen
   const netSales = order.subtotalMinor - order.discountTotalMinor + shippingDiscount;
   const rate = taxRate(order.taxTotalMinor, inclusive ? netSales - order.taxTotalMinor : netSales);
   const where = jurisdiction(order);
-  const payments = order.payment ? [paymentOf(order, order.payment, ids, money)] : [];
-  // The net of the one payment there is; an import has none (it was paid on another channel).
-  const netPayment = order.payment ? order.grandTotalMinor - order.payment.processingFeeMinor : 0;
+  // A gift card pays first, the card the rest; an import has no payment (it was paid on another
+  // channel), an order a gift card paid in full no card's.
+  const giftCard = order.giftCardPayment;
+  const cardMinor = order.grandTotalMinor - (giftCard?.amountMinor ?? 0);
+  const payments = [
+    ...(giftCard ? [giftCardPaymentOf(giftCard, ids, money)] : []),
+    ...(order.payment ? [paymentOf(cardMinor, order.payment, ids, money)] : []),
+  ];
+  const netPayment =
+    (giftCard?.amountMinor ?? 0) + (order.payment ? cardMinor - order.payment.processingFeeMinor : 0);
   return {
     customerEmail: order.customerEmail,
     salesOrderId: order.id,
@@ -178,13 +210,18 @@ export interface DocumentRefund {
 }
 
 /**
- * The document with a refund of its (one) payment: the refund listed, the payment's
- * `refundedAmount` raised and its `netAmount` and the document's `totalNetPayment` lowered by it.
- * The sales totals stay: they say what was sold. The gateway keeps its processing fee (Stripe
- * returns no fee on a refund), so `feeRefunds` stays empty. Keys keep their places.
+ * The document with a refund of one of its payments (the first unless `paymentIndex` says which:
+ * an order paid by gift card and card has two, orders/refund-split.ts): the refund listed, the
+ * payment's `refundedAmount` raised and its `netAmount` and the document's `totalNetPayment`
+ * lowered by it. The sales totals stay: they say what was sold. The gateway keeps its processing
+ * fee (Stripe returns no fee on a refund), so `feeRefunds` stays empty. Keys keep their places.
  */
-export function withRefund(document: StoredDocumentT, refund: DocumentRefund): StoredDocumentT {
-  const [payment, ...others] = document.payments;
+export function withRefund(
+  document: StoredDocumentT,
+  refund: DocumentRefund,
+  paymentIndex = 0,
+): StoredDocumentT {
+  const payment = document.payments[paymentIndex];
   if (!payment) throw new Error('a refund needs a payment');
   const currency = payment.amount.currency;
   const minor = (m: { value: string }) => decimalToMinorUnits(m.value, currency);
@@ -192,22 +229,23 @@ export function withRefund(document: StoredDocumentT, refund: DocumentRefund): S
   return {
     ...document,
     totalNetPayment: money(minor(document.totalNetPayment) - refund.amountMinor),
-    payments: [
-      {
-        ...payment,
-        refundedAmount: money(minor(payment.refundedAmount) + refund.amountMinor),
-        netAmount: money(minor(payment.netAmount) - refund.amountMinor),
-        refunds: [
-          ...payment.refunds,
-          {
-            id: refund.id,
-            amount: money(refund.amountMinor),
-            refundedOn: refund.refundedOn.toISOString(),
-            externalTransactionId: refund.externalTransactionId,
+    payments: document.payments.map((other, i) =>
+      i !== paymentIndex
+        ? other
+        : {
+            ...payment,
+            refundedAmount: money(minor(payment.refundedAmount) + refund.amountMinor),
+            netAmount: money(minor(payment.netAmount) - refund.amountMinor),
+            refunds: [
+              ...payment.refunds,
+              {
+                id: refund.id,
+                amount: money(refund.amountMinor),
+                refundedOn: refund.refundedOn.toISOString(),
+                externalTransactionId: refund.externalTransactionId,
+              },
+            ],
           },
-        ],
-      },
-      ...others,
-    ],
+    ),
   };
 }

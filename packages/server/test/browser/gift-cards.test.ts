@@ -1,0 +1,160 @@
+/**
+ * Gift cards in Chromium, against the service on 127.0.0.1: a shopper buys a gift card from its
+ * product page (its amount chosen), reads the code on the confirmation, then pays a shirt with
+ * it, no card needed; the owner opens the gift cards page, the card's history, and disables it.
+ * axe-core finds no serious or critical violation on each page, and the owner's pages are no
+ * wider than a phone's 390 px window. Skipped without Chromium, like the other browser tests.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../../src/shared/net.ts';
+import { axeViolations } from '../helpers/axe.ts';
+import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { CODE, giftCardProduct } from '../helpers/gift-cards.ts';
+import { ownerEmailOf } from '../helpers/owner-pages.ts';
+import { shirt } from '../helpers/shopper.ts';
+import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+
+const skip = skipWithoutChromium;
+
+let ctx: TestContext;
+let origin: string;
+let site: Site;
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  ctx = await testApp({ logLevel: 'silent', authUrl: origin });
+  await ctx.app.listen({ port, host: '127.0.0.1' });
+  site = await ctx.site();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+});
+after(async () => {
+  if (skip) return;
+  await browser.close();
+  await ctx.close();
+});
+
+type Diagnostics = { diagnostic(message: string): void };
+
+async function screenshot(page: Page, name: string, t: Diagnostics) {
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  t.diagnostic(`screenshot: ${file}`);
+}
+
+/** axe-core on the page; with `phone`, then no wider than a 390 px window too. */
+async function checked(page: Page, t: Diagnostics, label: string, phone = false) {
+  const failing = await axeViolations(page, t, label);
+  assert.deepEqual(failing, [], `${label}: ${JSON.stringify(failing)}`);
+  await screenshot(page, `gift-cards-${label.replaceAll(' ', '-')}`, t);
+  if (!phone) return;
+  await page.setViewportSize({ width: 390, height: 844 });
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(widths[0]! <= widths[1]!, `${label}: ${widths[0]} px wide in a 390 px window`);
+  await screenshot(page, `gift-cards-${label.replaceAll(' ', '-')}-390`, t);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+const ADDRESS: [string, string][] = [
+  ['E-mail', 'ada@example.com'],
+  ['First name', 'Ada'],
+  ['Last name', 'Lovelace'],
+  ['Street address', '12 Analytical Way'],
+  ['Town or city', 'Portland'],
+  ['Postal code', '97205'],
+];
+
+async function fillIn(page: Page, fields: [string, string][]) {
+  // Exact labels (Card number is not Card number's error); an optional field's says "(optional)".
+  for (const [label, value] of [...ADDRESS, ...fields]) {
+    await page.getByLabel(label, { exact: !label.startsWith('Gift card') }).fill(value);
+  }
+}
+
+async function placeOrder(page: Page, fields: [string, string][]) {
+  await fillIn(page, fields);
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await page.waitForURL(new RegExp(`/s/${site.websiteId}/checkout/orders/[0-9a-f]{24}$`));
+}
+
+test(
+  'buy a gift card of 50.00, pay a shirt with it, then the owner disables it; axe passes on each page',
+  { skip, timeout: 120_000 },
+  async (t) => {
+    const { productId } = await giftCardProduct(site);
+    const product = (await site.call({ method: 'GET', url: `/v2/commerce/products/${productId}` })).json();
+    const productUrl = new URL((product.products?.[0] ?? product).url).pathname;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(10_000);
+
+    await page.goto(`${origin}${productUrl}`);
+    await checked(page, t, 'the gift card page');
+    await page.getByLabel('Amount').selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.waitForURL(`${origin}/s/${site.websiteId}/cart`);
+    await page.goto(`${origin}/s/${site.websiteId}/checkout`);
+    const checkout = (await page.textContent('main')) ?? '';
+    assert.match(checkout, /Total\s*\$50\.00/);
+    assert.doesNotMatch(checkout, /Shipping\s*\$/);
+    await checked(page, t, 'the checkout of a gift card');
+    await placeOrder(page, [
+      ['Card number', '4242 4242 4242 4242'],
+      ['Expiry date (MM/YY)', '12/30'],
+      ['Security code (CVC)', '123'],
+    ]);
+    const code = ((await page.locator('.gift-card-code').textContent()) ?? '').trim();
+    assert.match(code, new RegExp(`^${CODE.source.replace(/\\b/g, '')}$`));
+    assert.match((await page.textContent('main')) ?? '', /\$50\.00/);
+    await checked(page, t, 'the confirmation with the code');
+
+    const { product: shirtProduct } = await shirt(site, 3);
+    await page.goto(`${origin}${new URL(shirtProduct.url).pathname}`);
+    await page.getByLabel('Size').selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.waitForURL(`${origin}/s/${site.websiteId}/cart`);
+    await page.goto(`${origin}/s/${site.websiteId}/checkout`);
+    // A wrong code first: the message beside the field, nothing charged.
+    await fillIn(page, [['Gift card code', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ']]);
+    await page.getByRole('button', { name: 'Place order' }).click();
+    await page.locator('#f-giftCardCode-error').waitFor();
+    assert.equal(
+      await page.textContent('#f-giftCardCode-error'),
+      'No gift card has this code. Check the code and try again.',
+    );
+    await checked(page, t, 'the checkout with an unknown gift card');
+    await page.getByLabel('Gift card code').fill(code.toLowerCase());
+    await placeOrder(page, []);
+    const orderId = page.url().split('/').pop()!;
+    const order = (await site.call({ method: 'GET', url: `/1.0/commerce/orders/${orderId}` })).json();
+    assert.equal(order.grandTotal.value, '25.00');
+    await checked(page, t, 'the confirmation paid by gift card');
+
+    // The owner's pages.
+    const email = await ownerEmailOf(ctx, site);
+    await page.goto(`${origin}/sites/${site.websiteId}/gift-cards`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${origin}/sites/${site.websiteId}/gift-cards`);
+    const list = (await page.textContent('main')) ?? '';
+    assert.match(list, new RegExp(`…${code.slice(-4)}\\s*50\\.00 USD\\s*25\\.00 USD\\s*Active`));
+    assert.ok(!list.includes(code), 'the owner sees the last four only');
+    await checked(page, t, 'the gift cards list', true);
+    await page.getByRole('link', { name: `…${code.slice(-4)}` }).click();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await checked(page, t, 'the gift card with its history', true);
+    await page.getByRole('button', { name: `Disable gift card …${code.slice(-4)}` }).click();
+    await page.getByText('Gift card disabled.').waitFor();
+    assert.match((await page.textContent('main')) ?? '', /Disabled\s*−25\.00 USD\s*0\.00 USD/);
+    await checked(page, t, 'the disabled gift card', true);
+    await page.close();
+  },
+);
