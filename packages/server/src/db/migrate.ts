@@ -29,6 +29,7 @@ import * as apiLog from './migrations/026-api-log.ts';
 import * as emails from './migrations/028-emails.ts';
 import * as faultRules from './migrations/027-fault-rules.ts';
 import * as refunds from './migrations/029-refunds.ts';
+import * as downloads from './migrations/030-downloads.ts';
 import * as giftCards from './migrations/031-gift-cards.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
@@ -62,6 +63,7 @@ const migrations = {
   '028-emails': emails,
   '027-fault-rules': faultRules,
   '029-refunds': refunds,
+  '030-downloads': downloads,
   '031-gift-cards': giftCards,
 };
 

@@ -22,6 +22,7 @@ import type { DiscountRedemptionsTable, DiscountsTable } from './discounts-schem
 import type { FaultRulesTable } from './faults-schema.ts';
 import type { ApiRequestsTable } from './api-log-schema.ts';
 import type { EmailsTable } from './emails-schema.ts';
+import type { OrderDownloadsTable } from './downloads-schema.ts';
 import type { GiftCardEventsTable, GiftCardsTable } from './gift-cards-schema.ts';
 
 export type * from './oauth-schema.ts';
@@ -30,6 +31,7 @@ export type * from './discounts-schema.ts';
 export type * from './faults-schema.ts';
 export type * from './api-log-schema.ts';
 export type * from './emails-schema.ts';
+export type * from './downloads-schema.ts';
 export type * from './gift-cards-schema.ts';
 
 type Timestamp = Date;
@@ -286,6 +288,7 @@ export interface Database {
   api_requests: ApiRequestsTable;
   emails: EmailsTable;
   fault_rules: FaultRulesTable;
+  order_downloads: OrderDownloadsTable;
   gift_cards: GiftCardsTable;
   gift_card_events: GiftCardEventsTable;
 }

@@ -41,7 +41,8 @@ export async function recordOrderEmail(trx: Db, deps: EmailDeps, email: OrderEma
   const smtp = deps.emails.smtp !== undefined;
   const id = deps.ids.objectId();
   // An e-mail with gift card codes keeps its body sealed: the database holds no code (sealed.ts).
-  const secret = (email.news?.giftCards?.length ?? 0) > 0;
+  // Download links grant access to a file just as codes do: sealed alike.
+  const secret = (email.news?.giftCards?.length ?? 0) > 0 || (email.news?.downloads?.length ?? 0) > 0;
   const row: EmailsTable = {
     id,
     website_id: email.websiteId,

@@ -32,8 +32,12 @@ export interface OrderForEmail {
 export interface EmailNews {
   shipments?: ShipmentJson[];
   refunded?: Money;
+  /** Of a refund, what went back on the gift card that paid part of the order (none: all to the card). */
+  refundedToGiftCard?: Money;
   /** The gift cards an order confirmation hands over: their codes, which only this e-mail carries. */
   giftCards?: { code: string; amount: Money }[];
+  /** An order confirmation's download links, one a DIGITAL line (orders/download-links.ts). */
+  downloads?: { productName: string; url: string; expiresOn: string }[];
 }
 
 export interface Rendered {
@@ -141,6 +145,27 @@ function giftCardsText(cards: NonNullable<EmailNews['giftCards']>): string[] {
   ];
 }
 
+/** "2026-05-04 10:00 UTC": when a link stops working, in the e-mail's words. */
+const until = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function downloadsHtml(links: NonNullable<EmailNews['downloads']>): Markup | string {
+  if (!links.length) return '';
+  return markup`<h2>Your downloads</h2>
+    <p>Each link works until the time beside it, a few times over. Keep it to yourself.</p>
+    <ul>
+      ${links.map((link) => markup`<li><a href="${link.url}">Download ${link.productName}</a> (until ${until(link.expiresOn)})</li>`)}
+    </ul>`;
+}
+
+function downloadsText(links: NonNullable<EmailNews['downloads']>): string[] {
+  if (!links.length) return [];
+  return [
+    'Your downloads (each link works until the time beside it, a few times over):',
+    ...links.map((link) => `${link.productName} (until ${until(link.expiresOn)}): ${link.url}`),
+    '',
+  ];
+}
+
 function shipmentText(s: ShipmentJson): string {
   return [
     `Carrier: ${s.carrierName}${s.service ? ` (${s.service})` : ''}`,
@@ -158,13 +183,27 @@ export function renderOrderEmail(kind: EmailKind, order: OrderForEmail, news: Em
       const heading = `Thank you for your order ${n}`;
       const intro = `We have received your order ${n} and will let you know when it ships.`;
       const cards = news.giftCards ?? [];
+      const links = news.downloads ?? [];
       return {
         subject: `${order.storeName}: order ${n} confirmed`,
-        html: page(order, heading, markup`<p>${intro}</p>${giftCardsHtml(cards)}`, orderHtml(order)),
+        html: page(
+          order,
+          heading,
+          markup`<p>${intro}</p>${giftCardsHtml(cards)}${downloadsHtml(links)}`,
+          orderHtml(order),
+        ),
         text:
-          [order.storeName, '', heading, '', intro, '', ...giftCardsText(cards), orderText(order)].join(
-            '\n',
-          ) + '\n',
+          [
+            order.storeName,
+            '',
+            heading,
+            '',
+            intro,
+            '',
+            ...giftCardsText(cards),
+            ...downloadsText(links),
+            orderText(order),
+          ].join('\n') + '\n',
       };
     }
     case 'shipping_notice': {
@@ -199,7 +238,14 @@ export function renderOrderEmail(kind: EmailKind, order: OrderForEmail, news: Em
     case 'refund_notice': {
       const refunded = news.refunded ? amount(news.refunded) : 'an amount';
       const heading = `A refund for your order ${n}`;
-      const intro = `${order.storeName} has refunded ${refunded} for your order ${n}. It goes back to the card you paid with; your bank may take a few days to show it.`;
+      const toCard = 'It goes back to the card you paid with; your bank may take a few days to show it.';
+      // An order paid partly by gift card is refunded to the card first, then to the gift card.
+      const where = !news.refundedToGiftCard
+        ? toCard
+        : news.refundedToGiftCard.value === news.refunded?.value
+          ? 'It goes back on the gift card you paid with, ready to spend.'
+          : `Of it, ${amount(news.refundedToGiftCard)} goes back on the gift card you paid with, ready to spend, and the rest to the card you paid with; your bank may take a few days to show it.`;
+      const intro = `${order.storeName} has refunded ${refunded} for your order ${n}. ${where}`;
       return {
         subject: `${order.storeName}: ${refunded} refunded for order ${n}`,
         html: page(order, heading, markup`<p>${intro}</p>`, orderHtml(order)),

@@ -22,6 +22,8 @@ import * as repo from './orders.repo.ts';
 import { recordTransaction } from '../transactions/transactions.service.ts';
 import type { IssuedGiftCard } from '../giftcards/gift-cards.service.ts';
 import { emailedGiftCards, issueOrderGiftCards } from './gift-card-lines.ts';
+import { digitalLine, selectDigitalProducts } from './download-lines.ts';
+import { emailedDownloads, issueDownloadLinks, type IssuedLink } from './download-links.ts';
 
 /**
  * Placing an order, whatever its channel (an import through the API, the CLI, the storefront):
@@ -34,8 +36,10 @@ export type OrderDeps = CatalogDeps & { orders: OrderCaches; baseUrl: string; em
 
 export interface DraftLine {
   lineItemType: LineItemType;
-  /** A variant of the website: required for PHYSICAL_PRODUCT, null for CUSTOM. */
+  /** A variant of the website: required for PHYSICAL_PRODUCT, null for CUSTOM and DIGITAL. */
   variantId: string | null;
+  /** The product of a DIGITAL line, which has no variant (download-lines.ts). */
+  productId?: string | null;
   /** The name of a CUSTOM line. */
   title: string | null;
   quantity: number;
@@ -172,6 +176,7 @@ async function confirm(
   deps: OrderDeps,
   order: PlacedOrder,
   giftCards: IssuedGiftCard[],
+  downloads: IssuedLink[] = [],
 ): Promise<boolean> {
   if (order.channel !== 'web' || !order.customerEmail) return false;
   return recordOrderEmail(trx, deps, {
@@ -181,7 +186,11 @@ async function confirm(
     to: order.customerEmail,
     order: { ...orderDocument(order), orderNumber: order.orderNumber },
     // The gift cards' codes: this e-mail is kept sealed (emails/sealed.ts).
-    ...(giftCards.length && { news: { giftCards: emailedGiftCards(giftCards, order.currency) } }),
+    news: {
+      ...(giftCards.length && { giftCards: emailedGiftCards(giftCards, order.currency) }),
+      // One signed link a download line (download-links.ts): the e-mail is sealed as for codes.
+      ...(downloads.length && { downloads: emailedDownloads(downloads) }),
+    },
   });
 }
 
@@ -222,7 +231,12 @@ export async function placeOrder(
       )
     ).map((v) => [v.id, v]),
   );
-  const lines = draftLines.map((line, i) => catalogLine(deps, line, `lineItems[${i}]`, variants));
+  const downloads = await selectDigitalProducts(trx, website.id, draftLines);
+  const lines = draftLines.map((line, i) =>
+    line.lineItemType === 'DIGITAL'
+      ? digitalLine(deps.baseUrl, line, `lineItems[${i}]`, downloads)
+      : catalogLine(deps, line, `lineItems[${i}]`, variants),
+  );
   const takesStock = deductStock && lines.some((l) => l.variantId);
 
   const write = async (): Promise<{
@@ -274,7 +288,8 @@ export async function placeOrder(
     await admit?.(order.id);
     // A paid order's gift cards are issued with it, one a unit (gift-card-lines.ts).
     const giftCards = order.paymentState === 'PAID' ? await issueOrderGiftCards(trx, deps, order) : [];
-    const emailed = await confirm(trx, deps, order, giftCards);
+    const links = order.paymentState === 'PAID' ? await issueDownloadLinks(trx, deps, order) : [];
+    const emailed = await confirm(trx, deps, order, giftCards, links);
     return { order, documentId, notified, emailed, giftCards };
   };
 

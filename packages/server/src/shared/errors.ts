@@ -30,6 +30,12 @@ export class NotFound extends DomainError {
   }
 }
 
+/** What was there is no longer: an expired or used-up link (a store's download). */
+export class Gone extends DomainError {
+  readonly status = 410;
+  readonly type = 'INVALID_REQUEST_ERROR';
+}
+
 export class Conflict extends DomainError {
   readonly status = 409;
   readonly type = 'CONFLICT';

@@ -43,7 +43,7 @@ const STORE_LINE_TYPES: Record<string, StoreLineItemType> = {
 };
 
 /** The product types the store's cart and checkout sell. */
-const SOLD: ReadonlySet<string> = new Set(['PHYSICAL', 'SERVICE', 'GIFT_CARD']);
+const SOLD: ReadonlySet<string> = new Set(['PHYSICAL', 'SERVICE', 'GIFT_CARD', 'DIGITAL']);
 
 /** Whether the store's cart sells this product type. */
 export const storeSells = (productType: string): boolean => SOLD.has(productType);

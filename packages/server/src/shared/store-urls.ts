@@ -14,10 +14,10 @@ export function websiteUrl(baseUrl: string, websiteId: string): string {
 
 /**
  * Paths of a store that are not store pages (the cart and checkout routes, storefront/cart.routes.ts
- * and storefront/checkout.routes.ts): a store page never takes one as its slug, or its list would be
- * unreachable behind them.
+ * and storefront/checkout.routes.ts, and the downloads, storefront/download.routes.ts): a store
+ * page never takes one as its slug, or its list would be unreachable behind them.
  */
-export const STORE_PATHS: ReadonlySet<string> = new Set(['cart', 'checkout']);
+export const STORE_PATHS: ReadonlySet<string> = new Set(['cart', 'checkout', 'downloads']);
 
 /** A store page's list of products. */
 export function storePagePath(websiteId: string, storePageSlug: string): string {

@@ -1,3 +1,4 @@
+import { orderDownloads } from '../orders/download-links.ts';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { websitePath } from '../shared/store-urls.ts';
 import { findOrder } from '../orders/orders.read.ts';
@@ -167,7 +168,7 @@ export const checkoutRoutes: FastifyPluginAsync<{
         storePage(
           { websiteId: store.id, title: store.title },
           title,
-          confirmationBody(store.id, order, giftCards),
+          confirmationBody(store.id, order, giftCards, await orderDownloads(deps.api, store.id, orderId)),
         ),
       );
     },

@@ -136,6 +136,8 @@ function draftOf(
     lines: view.items.map((item) => ({
       lineItemType: item.lineItemType,
       variantId: item.variantId,
+      // A download's line names its product: it has no variant.
+      productId: item.variantId ? null : item.productId,
       title: null,
       quantity: item.quantity,
       unitPricePaidMinor: item.unitPriceMinor,

@@ -1,3 +1,5 @@
+import { downloadsPart } from './download.views.ts';
+import type { LineDownload } from '../orders/download-links.ts';
 import { toMinorUnits, type Money } from '../shared/money.ts';
 import { websitePath } from '../shared/store-urls.ts';
 import type { OwnerOrder } from '../orders/orders.read.ts';
@@ -300,6 +302,7 @@ export function confirmationBody(
   websiteId: string,
   order: OwnerOrder,
   giftCards: ReceiptGiftCard[] = [],
+  downloads: Map<string, LineDownload> = new Map(),
 ): Html {
   const root = websitePath(websiteId);
   const amount = (m: Money) => money(toMinorUnits(m, m.currency, 'amount'), m.currency);
@@ -328,7 +331,7 @@ export function confirmationBody(
             </address>`
         : html`<p>Nothing in this order is shipped.</p>`
     }
-    ${giftCardsPart(order, giftCards)}
+    ${giftCardsPart(order, giftCards)} ${downloadsPart(order, downloads)}
     <p>Placed with the e-mail address ${order.customerEmail}.</p>
     <p><a href="${root}">Continue shopping</a></p>`;
 }

@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../shared/errors.ts';
 import { cartRoutes } from './cart.routes.ts';
+import { downloadRoutes } from './download.routes.ts';
 import { loadStoreCsrf } from './csrf.ts';
 import { sendStorePage, storePage } from './layout.ts';
 import { registerStoreAssets } from './store-assets.ts';
@@ -56,6 +57,7 @@ export const storefront: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, {
       await store.register(storeRoutes, { deps });
       // The cart and checkout, with paths relative to /s (`/:websiteId/cart`).
       await store.register(cartRoutes, { deps });
+      await store.register(downloadRoutes, { deps });
     },
     { prefix: '/s' },
   );
