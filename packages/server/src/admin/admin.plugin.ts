@@ -20,6 +20,7 @@ import { page, sendPage } from './layout.ts';
 import { adminOrdersRoutes } from './orders/orders.routes.ts';
 import { adminOrderChangesRoutes } from './orders/order-changes.routes.ts';
 import { adminRefundsRoutes } from './orders/refunds.routes.ts';
+import { adminOrderDownloadsRoutes } from './orders/order-downloads.routes.ts';
 import { SignInRequired } from './owner.ts';
 import { adminProductsRoutes } from './products/products.routes.ts';
 import { Sessions, type SessionDeps } from './session.ts';
@@ -117,6 +118,7 @@ export const adminPages: FastifyPluginAsync<{
     await pages.register(adminOrdersRoutes, { deps: adminDeps });
     await pages.register(adminOrderChangesRoutes, { deps: adminDeps });
     await pages.register(adminRefundsRoutes, { deps: adminDeps });
+    await pages.register(adminOrderDownloadsRoutes, { deps: adminDeps });
     await pages.register(adminEmailsRoutes, { deps: adminDeps });
     await pages.register(adminProductsRoutes, { deps: adminDeps });
     await pages.register(adminContactsRoutes, { deps: adminDeps });

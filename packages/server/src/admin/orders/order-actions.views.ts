@@ -19,7 +19,7 @@ export interface FulfillForm {
 
 /** The form whose answer failed, and why: shown above that form (pending, email: order-changes.views.ts). */
 export interface FormError {
-  form: 'fulfill' | 'cancel' | 'pending' | 'email' | 'refund';
+  form: 'fulfill' | 'cancel' | 'pending' | 'email' | 'refund' | 'downloads';
   message: string;
 }
 

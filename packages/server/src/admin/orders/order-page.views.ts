@@ -10,11 +10,13 @@ import { notice } from '../../pages/notice.ts';
 import { buyerEmailForm, markPendingForm } from './order-changes.views.ts';
 import type { RefundsView } from '../../orders/refundable.ts';
 import { refundSection, type RefundForm } from './refund.views.ts';
+import { downloadsSection } from './order-downloads.views.ts';
+import type { LineDownload } from '../../orders/download-links.ts';
 
 /** An order's page for its owner: lines, totals, addresses, shipments, and what can be done. */
 
 /** The message after a change, from the redirect's query (`?fulfilled=1`, `?canceled=1`). */
-export type Done = 'fulfilled' | 'canceled' | 'restocked' | 'refunded' | 'pending' | 'email';
+export type Done = 'fulfilled' | 'canceled' | 'restocked' | 'refunded' | 'pending' | 'email' | 'links';
 
 const DONE_WORDS: Record<Done, string> = {
   fulfilled: 'The shipment was saved and the order marked fulfilled.',
@@ -23,6 +25,7 @@ const DONE_WORDS: Record<Done, string> = {
   refunded: 'The refund was made, and the buyer e-mailed a refund notice.',
   pending: 'The order was marked pending.',
   email: 'The buyer’s e-mail was changed.',
+  links: 'Fresh download links were e-mailed to the buyer.',
 };
 
 function address(title: string, a: AddressJson | null): Html {
@@ -48,6 +51,7 @@ export function orderBody(
     email?: string;
     refunds: RefundsView;
     refund: RefundForm;
+    downloads?: Map<string, LineDownload>;
   },
 ): Html {
   const lines = tableBox(
@@ -131,6 +135,10 @@ export function orderBody(
     </p>
     <h2>Items</h2>
     ${lines}
+    ${downloadsSection(site, order, view.downloads ?? new Map(), {
+      csrf: view.csrf,
+      error: view.error?.form === 'downloads' ? view.error.message : undefined,
+    })}
     <h2>Totals</h2>
     ${tableBox(
       'Totals',

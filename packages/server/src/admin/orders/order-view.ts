@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebsitesTable } from '../../db/schema.ts';
 import { findOrder } from '../../orders/orders.read.ts';
 import { refundsView } from '../../orders/refundable.ts';
+import { orderDownloads } from '../../orders/download-links.ts';
 import { page, sendPage } from '../layout.ts';
 import { ownerOf } from '../owner.ts';
 import type { AdminDeps } from '../admin-deps.ts';
@@ -34,9 +35,10 @@ export async function sendOrderPage(
 ) {
   const owner = ownerOf(request);
   const csrf = request.browser.csrf;
-  const [order, refunds] = await Promise.all([
+  const [order, refunds, downloads] = await Promise.all([
     findOrder(deps.commerce, site.id, orderId),
     refundsView(deps.db, site.id, orderId),
+    orderDownloads(deps.commerce, site.id, orderId),
   ]);
   const body = orderBody(site, order, {
     ...view,
@@ -45,6 +47,7 @@ export async function sendOrderPage(
     restock: view.restock ?? order.stockTaken === true,
     refunds,
     refund: view.refund ?? blankRefundForm(),
+    downloads,
   });
   return sendPage(reply, view.status, page(`Order #${order.orderNumber}`, body, { ...owner, csrf }));
 }

@@ -15,7 +15,7 @@ import type { AdminDeps } from '../admin-deps.ts';
 import { field } from '../../pages/forms.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DONE: Done[] = ['fulfilled', 'canceled', 'restocked', 'refunded', 'pending', 'email'];
+const DONE: Done[] = ['fulfilled', 'canceled', 'restocked', 'refunded', 'pending', 'email', 'links'];
 
 /** A query parameter given once; a repeated one counts as absent rather than guessed at. */
 function param(request: FastifyRequest, name: string): string {
