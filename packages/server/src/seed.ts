@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOwner } from './sites/owners.service.ts';
 import { loadFixture, type FixtureDeps } from './testing/fixtures/load-fixture.ts';
@@ -55,7 +56,8 @@ export async function seedDemoSite(deps: FixtureDeps): Promise<DemoSite | undefi
   const { ownerId } = await createOwner(deps, { email, password, firstName: 'Demo', lastName: 'Owner' });
   let site;
   try {
-    site = await loadFixture(deps, fixture, { ownerEmail: email });
+    // Its files (the download's) are beside it.
+    site = await loadFixture(deps, fixture, { ownerEmail: email, baseDir: path.dirname(DEMO_SITE_PATH) });
   } catch (error) {
     // Without its site, the owner (whose password no one was shown) would stop the next start
     // from seeding: it goes too.

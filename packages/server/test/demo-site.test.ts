@@ -45,12 +45,13 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
     ['Beeswax Candle', 'PHYSICAL'],
     ['Canvas Tote', 'PHYSICAL'],
     ['Gift Card', 'GIFT_CARD'],
+    ['Glazing at Home (PDF guide)', 'DIGITAL'],
     ['Stoneware Mug', 'PHYSICAL'],
     ['Wheel Throwing Class', 'SERVICE'],
   ]);
   // The orders took their stock: 4 sand mugs, one of them refunded and put back, 1 slate mug,
   // 3 totes, a Saturday class.
-  const stock = new Map(list.flatMap((p) => p.variants.map((v) => [v.sku, v.stock?.quantity])));
+  const stock = new Map(list.flatMap((p) => (p.variants ?? []).map((v) => [v.sku, v.stock?.quantity])));
   assert.equal(stock.get('DEMO-MUG-SAND'), 21);
   assert.equal(stock.get('DEMO-MUG-SLATE'), 11);
   assert.equal(stock.get('DEMO-TOTE'), 37);
@@ -66,7 +67,7 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
     .select('alt_text')
     .where('website_id', '=', demo.websiteId)
     .execute();
-  assert.equal(images.length, 5);
+  assert.equal(images.length, 6);
 
   const orders = await get('/1.0/commerce/orders', demo.apiKey);
   assert.equal(orders.statusCode, 200, orders.body);
@@ -79,7 +80,7 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
     refundedTotal: { value: string };
     grandTotal: { value: string };
     shippingAddress: unknown;
-    lineItems: { sku: string; lineItemType: string; quantity: number }[];
+    lineItems: { sku: string; lineItemType: string; quantity: number; productId: string }[];
   }
   const placed = (orders.json().result as Order[]).sort(
     (a, b) => Date.parse(a.createdOn) - Date.parse(b.createdOn),
@@ -94,9 +95,11 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
       ['web', 'FULFILLED', 'PAID', '18.00'],
       // The Saturday class, paid in the store: nothing to ship.
       ['web', 'PENDING', 'PAID', '0.00'],
+      // The glazing guide, a download paid in the store.
+      ['web', 'PENDING', 'PAID', '0.00'],
     ],
   );
-  const [refunded, service] = placed.slice(3);
+  const [refunded, service, download] = placed.slice(3);
   const document = await get(`/1.0/commerce/transactions?orderId=${refunded!.id}`, demo.apiKey);
   assert.equal(document.statusCode, 200, document.body);
   const [payment] = document.json().documents[0].payments;
@@ -111,8 +114,26 @@ test('a database without owners gets the demo site from fixtures/demo-site.json,
   );
   assert.equal(service!.shippingAddress, null);
   assert.equal(service!.grandTotal.value, '45.00');
+  // The download: a DIGITAL line of the product with its file, and a link to it.
+  const guide = list.find((p) => p.type === 'DIGITAL') as unknown as {
+    id: string;
+    digitalGood: { filename: string };
+  };
+  assert.equal(guide.digitalGood.filename, 'glazing-guide.pdf');
+  assert.deepEqual(
+    download!.lineItems.map((l) => [l.sku, l.lineItemType, l.productId]),
+    [[null, 'DIGITAL', guide.id]],
+  );
+  assert.equal(download!.shippingAddress, null);
+  assert.equal(download!.grandTotal.value, '6.00');
+  const links = await ctx.db
+    .selectFrom('order_downloads')
+    .select('id')
+    .where('order_id', '=', download!.id)
+    .execute();
+  assert.equal(links.length, 1);
   // The newest placed three hours before start-up, whenever that is.
-  const hoursAgo = (ctx.clock.now().getTime() - Date.parse(placed[4]!.createdOn)) / 3600_000;
+  const hoursAgo = (ctx.clock.now().getTime() - Date.parse(placed[5]!.createdOn)) / 3600_000;
   assert.ok(hoursAgo > 2.9 && hoursAgo < 3.1, `newest order ${hoursAgo} hours ago`);
 
   assert.equal(await seedDemoSite(ctx.api), undefined);
