@@ -53,6 +53,18 @@ const historyOf = (giftCardId: string) =>
     .orderBy('id')
     .execute();
 
+/** The text of the order's newest refund notice. */
+async function refundNotice(orderId: string): Promise<string> {
+  const email = await ctx.db
+    .selectFrom('emails')
+    .select('text')
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'refund_notice')
+    .orderBy('created_on', 'desc')
+    .executeTakeFirstOrThrow();
+  return email.text.replace(/\s+/g, ' ');
+}
+
 describe('refunds of an order paid by gift card and card', () => {
   test('30.00 then the rest: the card first (20.00), then the gift card (10.00, then 15.00), exact to the cent', async () => {
     const site = await ctx.site();
@@ -72,6 +84,10 @@ describe('refunds of an order paid by gift card and card', () => {
     assert.deepEqual(gift.refunds[0].amount, usd('10.00'));
     assert.deepEqual(document.totalNetPayment, usd('14.12'), '44.12 less the 30.00');
     assert.equal((await cardByLastFour(ctx, site.websiteId, code)).balance_minor, 1000);
+    assert.match(
+      await refundNotice(orderId),
+      /has refunded 30\.00 USD for your order #\d+\. Of it, 10\.00 USD goes back on the gift card you paid with, ready to spend, and the rest to the card you paid with/,
+    );
     let order = await apiOrder(site, orderId);
     assert.deepEqual(order.refundedTotal, usd('30.00'));
     assert.equal(order.paymentState, 'PAID');
@@ -120,6 +136,10 @@ describe('refunds of an order paid by gift card and card', () => {
     assert.equal((await cardByLastFour(ctx, site.websiteId, codes[0]!)).balance_minor, 3734);
     const document = await documentOf(site, orderId);
     assert.deepEqual(document.payments[0].refundedAmount, usd('12.34'));
+    assert.match(
+      await refundNotice(orderId),
+      /has refunded 12\.34 USD for your order #\d+\. It goes back on the gift card you paid with, ready to spend\./,
+    );
     assert.deepEqual(document.totalNetPayment, usd('12.66'));
   });
 });

@@ -101,16 +101,13 @@ export async function refundLocked(
       document: JSON.stringify({ ...order.document, refundedTotal: money(order, refundedTotalMinor) }),
     });
     await refundBoughtGiftCards(trx, deps, order, row.lines);
-    await updateDocument(
-      trx,
-      document.id,
-      await refundPayments(trx, deps, order, document.document, {
-        id: row.id,
-        amountMinor: row.amount_minor,
-        refundedOn,
-        externalTransactionId: row.external_transaction_id,
-      }),
-    );
+    const paidBack = await refundPayments(trx, deps, order, document.document, {
+      id: row.id,
+      amountMinor: row.amount_minor,
+      refundedOn,
+      externalTransactionId: row.external_transaction_id,
+    });
+    await updateDocument(trx, document.id, paidBack.document);
     if (order.customer_id) await recountOrders(trx, websiteId, order.customer_id);
     notified = await emit(trx, deps, {
       websiteId,
@@ -119,6 +116,7 @@ export async function refundLocked(
     });
     emailed = await emailBuyer(trx, deps, order, 'refund_notice', {
       refunded: money(order, row.amount_minor),
+      ...(paidBack.giftCardMinor > 0 && { refundedToGiftCard: money(order, paidBack.giftCardMinor) }),
     });
   };
   const refundedOf = (lineId: string) => amounts.lines.find((l) => l.lineId === lineId)?.quantity ?? 0;

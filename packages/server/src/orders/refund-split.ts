@@ -49,7 +49,7 @@ export function splitRefund(document: StoredDocumentT, amountMinor: number): Ref
 
 /**
  * The document with each part of the refund under its payment, and the gift cards that paid
- * given their parts back. The first part carries the refund's id (the refund row's), the others
+ * given their parts back (how much: the refund notice says so). The first part carries the refund's id (the refund row's), the others
  * one each; the card's part the refund's gateway id (`re_test_…`), a gift card's its own (`gc_test_…`).
  */
 export async function refundPayments(
@@ -58,8 +58,9 @@ export async function refundPayments(
   order: OrderRow,
   document: StoredDocumentT,
   refund: { id: string; refundedOn: Date; externalTransactionId: string; amountMinor: number },
-): Promise<StoredDocumentT> {
+): Promise<{ document: StoredDocumentT; giftCardMinor: number }> {
   let written = document;
+  let giftCardMinor = 0;
   let first = true;
   for (const part of splitRefund(document, refund.amountMinor)) {
     written = withRefund(
@@ -75,10 +76,11 @@ export async function refundPayments(
     );
     if (part.giftCardId) {
       await restoreGiftCard(trx, deps, order.website_id, part.giftCardId, part.amountMinor, order.id);
+      giftCardMinor += part.amountMinor;
     }
     first = false;
   }
-  return written;
+  return { document: written, giftCardMinor };
 }
 
 /** Disables a card of each gift card item refunded; refused when a line has too few unspent. */
