@@ -333,6 +333,9 @@ describe('download links', () => {
     assert.match(String(res.headers['cache-control']), /no-store/);
     assert.match(String(res.headers['cache-control']), /private/);
     assert.equal(await counted(order.id), 1);
+    const head = await ctx.app.inject({ method: 'HEAD', url: link });
+    assert.notEqual(head.statusCode, 200);
+    assert.equal(await counted(order.id), 1, 'a HEAD request counts nothing');
 
     const owner = await ownerOf(ctx, site);
     const page = await owner.get(`/sites/${site.websiteId}/orders/${order.id}`);

@@ -28,7 +28,8 @@ export function contentDisposition(filename: string): string {
 export const downloadRoutes: FastifyPluginAsync<{ deps: StoreDeps }> = async (app, { deps }) => {
   app.get<{ Params: { websiteId: string; linkId: string; signature: string } }>(
     '/:websiteId/downloads/:linkId/:signature',
-    { schema: STORE_PARAMS },
+    // No HEAD: it would run this handler and count a download nobody received.
+    { schema: STORE_PARAMS, exposeHeadRoute: false },
     async (request, reply) => {
       const { websiteId, linkId, signature } = request.params;
       const store = await storeOf(deps, websiteId);
