@@ -3,6 +3,7 @@ import { EventEmitter, once } from 'node:events';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { cancelOrder } from '../src/orders/cancel-order.ts';
+import { buyGiftCards, giftCardProduct } from './helpers/gift-cards.ts';
 import { signedInOwner } from './helpers/owner-pages.ts';
 import { seeOther, Shopper, shirt } from './helpers/shopper.ts';
 import { testApp, type Site, type TestContext } from './helpers/test-app.ts';
@@ -343,6 +344,26 @@ class SmtpServer extends EventEmitter {
   }
 }
 
+/** A MIME message's text with its parts decoded (base64 and quoted-printable), as a mail reader shows it. */
+function mimeText(data: string): string {
+  return data
+    .split(/\r\n--[^\r\n]+/)
+    .map((part) => {
+      const [head = '', ...rest] = part.split('\r\n\r\n');
+      const body = rest.join('\r\n\r\n');
+      if (/content-transfer-encoding: base64/i.test(head))
+        return Buffer.from(body, 'base64').toString('utf8');
+      if (/content-transfer-encoding: quoted-printable/i.test(head)) {
+        const bytes = body
+          .replace(/=\r\n/g, '')
+          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+        return Buffer.from(bytes, 'latin1').toString('utf8');
+      }
+      return body;
+    })
+    .join('\n');
+}
+
 /** Waits until the website's e-mails all have left PENDING (the worker is in this process). */
 function settled(c: TestContext, websiteId: string) {
   return until(
@@ -388,6 +409,22 @@ describe('e-mails over SMTP', () => {
     assert.equal(email!.status, 'SENT');
     assert.equal(email!.attempts, 1);
     assert.ok(email!.sent_on);
+  });
+
+  test('SC-5 a sealed confirmation is opened to be sent: the gift card codes reach the SMTP server, not the table', async () => {
+    const site = await sending.site();
+    const { of25 } = await giftCardProduct(site);
+    const received = once(smtp, 'message');
+    const { orderId, codes } = await buyGiftCards(sending, site, of25, 2);
+    assert.equal(codes.length, 2);
+    const [message] = (await received) as [Received];
+    const body = mimeText(message.data);
+    for (const code of codes) assert.ok(body.includes(code), `${code} is in the message sent`);
+    const [email] = await settled(sending, site.websiteId);
+    assert.equal(email!.order_id, orderId);
+    assert.equal(email!.status, 'SENT');
+    const row = JSON.stringify(email);
+    for (const code of codes) assert.ok(!row.includes(code), 'the stored e-mail holds no code');
   });
 
   test('a failing server delays no checkout; the e-mail is retried, then SENT', async () => {
