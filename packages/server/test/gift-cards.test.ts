@@ -208,8 +208,15 @@ describe('paying with a gift card', () => {
     const { codes } = await buyGiftCards(ctx, site, of25);
     const { medium } = await shirt(site, 3);
     // Two shirts at 20.00 and 5.00 shipping: 45.00.
-    const { res } = await checkoutWith(site, [[medium, 2]], { giftCardCode: codes[0]!.toLowerCase() });
-    const orderId = orderIdOf(seeOther(res));
+    const { shopper, res } = await checkoutWith(site, [[medium, 2]], {
+      giftCardCode: codes[0]!.toLowerCase(),
+    });
+    const location = seeOther(res);
+    const orderId = orderIdOf(location);
+    assert.match(
+      text(await shopper.get(location)),
+      new RegExp(`Gift card …${codes[0]!.slice(-4)} paid \\$25\\.00, the card \\$20\\.00\\.`),
+    );
     const card = await cardByLastFour(ctx, site.websiteId, codes[0]!);
     assert.equal(card.balance_minor, 0);
 
@@ -254,8 +261,13 @@ describe('paying with a gift card', () => {
     const { of50 } = await giftCardProduct(site);
     const { codes } = await buyGiftCards(ctx, site, of50);
     const { medium } = await shirt(site, 3);
-    const { res } = await checkoutWith(site, [[medium, 1]], { giftCardCode: codes[0]!, ...NO_CARD });
-    const orderId = orderIdOf(seeOther(res));
+    const { shopper, res } = await checkoutWith(site, [[medium, 1]], { giftCardCode: codes[0]!, ...NO_CARD });
+    const location = seeOther(res);
+    const orderId = orderIdOf(location);
+    assert.match(
+      text(await shopper.get(location)),
+      new RegExp(`Gift card …${codes[0]!.slice(-4)} paid \\$25\\.00\\.`),
+    );
     const document = await documentOf(site, orderId);
     assert.equal(document.payments.length, 1);
     assert.deepEqual(document.payments[0].amount, usd('25.00'));

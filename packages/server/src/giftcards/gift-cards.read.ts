@@ -54,3 +54,21 @@ export async function giftCardWithHistory(
     events: events.map((e) => ({ ...e, order_number: number(e.order_id) })),
   };
 }
+
+/** What gift cards paid of an order, by card's last four: for its confirmation page. */
+export async function spentOnOrder(
+  db: Db,
+  websiteId: string,
+  orderId: string,
+): Promise<{ lastFour: string; amountMinor: number }[]> {
+  const rows = await db
+    .selectFrom('gift_card_events')
+    .innerJoin('gift_cards', 'gift_cards.id', 'gift_card_events.gift_card_id')
+    .select(['gift_cards.last_four', 'gift_card_events.amount_minor'])
+    .where('gift_card_events.website_id', '=', websiteId)
+    .where('gift_card_events.order_id', '=', orderId)
+    .where('gift_card_events.kind', '=', 'REDEEMED')
+    .orderBy('gift_card_events.happened_on')
+    .execute();
+  return rows.map((r) => ({ lastFour: r.last_four, amountMinor: r.amount_minor }));
+}

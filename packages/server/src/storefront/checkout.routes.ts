@@ -18,6 +18,7 @@ import { cartBody } from './cart.views.ts';
 import { blankForm, formFrom } from './checkout-form.ts';
 import { encodeReceipt, holdsReceipt, RECEIPT_COOKIE } from './checkout-receipt.ts';
 import { decodeGiftCards, encodeGiftCards, GIFT_CARDS_COOKIE } from './gift-card-receipt.ts';
+import { spentOnOrder } from '../giftcards/gift-cards.read.ts';
 import { checkout, isAttemptKey } from './checkout.service.ts';
 import { checkoutBody, confirmationBody } from './checkout.views.ts';
 import { priceStoreCart } from './checkout-pricing.ts';
@@ -168,7 +169,13 @@ export const checkoutRoutes: FastifyPluginAsync<{
         storePage(
           { websiteId: store.id, title: store.title },
           title,
-          confirmationBody(store.id, order, giftCards, await orderDownloads(deps.api, store.id, orderId)),
+          confirmationBody(
+            store.id,
+            order,
+            giftCards,
+            await orderDownloads(deps.api, store.id, orderId),
+            await spentOnOrder(deps.api.db, store.id, orderId),
+          ),
         ),
       );
     },

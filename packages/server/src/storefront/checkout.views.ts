@@ -297,12 +297,31 @@ function giftCardsPart(order: OwnerOrder, cards: ReceiptGiftCard[]): Html | stri
     }`;
 }
 
+/** How a gift card shared the payment: its part first, the card's the rest (checkout.service.ts). */
+function giftCardPayment(
+  order: OwnerOrder,
+  spent: { lastFour: string; amountMinor: number }[],
+): Html | string {
+  if (!spent.length) return '';
+  const currency = order.grandTotal.currency;
+  const total = toMinorUnits(order.grandTotal, currency, 'grandTotal');
+  const byGiftCard = spent.reduce((sum, s) => sum + s.amountMinor, 0);
+  const rest = total - byGiftCard;
+  return html`<p>
+    ${spent.map((s) => html`Gift card …${s.lastFour} paid ${money(s.amountMinor, currency)}`)}${
+      rest > 0 ? html`, the card ${money(rest, currency)}.` : '.'
+    }
+  </p>`;
+}
+
 /** The confirmation: the order's number first, what was bought, where it goes, the gift cards' codes. */
 export function confirmationBody(
   websiteId: string,
   order: OwnerOrder,
   giftCards: ReceiptGiftCard[] = [],
   downloads: Map<string, LineDownload> = new Map(),
+  /** What gift cards paid of it (giftcards/gift-cards.read.ts spentOnOrder). */
+  paidByGiftCard: { lastFour: string; amountMinor: number }[] = [],
 ): Html {
   const root = websitePath(websiteId);
   const amount = (m: Money) => money(toMinorUnits(m, m.currency, 'amount'), m.currency);
@@ -323,6 +342,7 @@ export function confirmationBody(
       Total paid:
       <strong>${amount(order.grandTotal)}</strong>${order.testmode ? ' (test mode: no card was charged)' : ''}
     </p>
+    ${giftCardPayment(order, paidByGiftCard)}
     ${
       order.shippingAddress
         ? html`<h2>Shipping to</h2>
