@@ -43,7 +43,9 @@ export async function productPageAt(
   storePageSlug: string,
   urlSlug: string,
 ): Promise<CutPage> {
-  const [head] = await deps.api.lists.pageHeads(websiteId, `store product ${storePageSlug}/${urlSlug}`, () =>
+  const {
+    rows: [head],
+  } = await deps.api.lists.pageHeads(websiteId, `store product ${storePageSlug}/${urlSlug}`, () =>
     shownProductHead(deps.api, websiteId, storePageSlug, urlSlug),
   );
   if (!head) throw new NotFound(NOT_SHOWN);
@@ -88,7 +90,7 @@ export async function storePageList(
   return settledPage(async (fresh) => {
     const heads = fresh
       ? await read()
-      : await deps.api.lists.pageHeads(websiteId, `store page ${storePage.id} ${n}`, read);
+      : (await deps.api.lists.pageHeads(websiteId, `store page ${storePage.id} ${n}`, read)).rows;
     const shown = heads.slice(0, STORE_PAGE_SIZE);
     const key = `${websiteId} ${storePage.id} ${storePage.title} ${store.title} ${n} ${heads.length} ${shown
       .map((h) => `${h.id}@${h.version}`)
