@@ -52,14 +52,19 @@ test('first start creates and shows a demo site with products and orders; the AP
   assert.match(shop.body, /<h2>Stoneware Mug<\/h2>/);
   assert.match(shop.body, /alt="A slate-glazed stoneware mug"/);
 
-  // The demo site sells its own products and has orders at once: shipped, pending, a refunded one.
+  // The demo site sells its own products and has orders at once: shipped, pending, a refunded one,
+  // a download.
   const demoOrders = await request(server.baseUrl, 'GET', '/1.0/commerce/orders', auth);
   assert.equal(demoOrders.status, 200, demoOrders.body);
-  const orders: { fulfillmentStatus: string; fulfillments: unknown[]; lineItems: { sku: string }[] }[] =
-    JSON.parse(demoOrders.body).result;
+  const orders: {
+    fulfillmentStatus: string;
+    fulfillments: unknown[];
+    lineItems: { sku: string | null }[];
+  }[] = JSON.parse(demoOrders.body).result;
   assert.deepEqual(orders.map((o) => o.fulfillmentStatus).sort(), [
     'FULFILLED',
     'FULFILLED',
+    'PENDING',
     'PENDING',
     'PENDING',
     'PENDING',
@@ -68,7 +73,8 @@ test('first start creates and shows a demo site with products and orders; the AP
     orders.filter((o) => o.fulfillmentStatus === 'FULFILLED').every((o) => o.fulfillments.length === 1),
   );
   assert.ok(
-    orders.every((o) => o.lineItems.every((l) => l.sku.startsWith('DEMO-'))),
+    // A download's line has no SKU (no variant).
+    orders.every((o) => o.lineItems.every((l) => l.sku === null || l.sku.startsWith('DEMO-'))),
     demoOrders.body,
   );
 
@@ -76,7 +82,7 @@ test('first start creates and shows a demo site with products and orders; the AP
   const v2 = await request(server.baseUrl, 'GET', '/v2/commerce/products', auth);
   assert.equal(v2.status, 200, v2.body);
   const types = JSON.parse(v2.body).products.map((p: { type: string }) => p.type);
-  assert.deepEqual(types.sort(), ['GIFT_CARD', 'PHYSICAL', 'PHYSICAL', 'PHYSICAL', 'SERVICE']);
+  assert.deepEqual(types.sort(), ['DIGITAL', 'GIFT_CARD', 'PHYSICAL', 'PHYSICAL', 'PHYSICAL', 'SERVICE']);
 
   // No User-Agent header at all (node's http client sends none unless told).
   const noAgent = await request(server.baseUrl, 'GET', '/1.1/commerce/products', {
