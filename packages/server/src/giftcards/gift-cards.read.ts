@@ -72,3 +72,15 @@ export async function spentOnOrder(
     .execute();
   return rows.map((r) => ({ lastFour: r.last_four, amountMinor: r.amount_minor }));
 }
+
+/** The last four of each of these cards of the website, by card id: how pages name a card. */
+export async function lastFoursOf(db: Db, websiteId: string, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('gift_cards')
+    .select(['id', 'last_four'])
+    .where('website_id', '=', websiteId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.last_four]));
+}

@@ -12,6 +12,7 @@ import type { RefundsView } from '../../orders/refundable.ts';
 import { refundSection, type RefundForm } from './refund.views.ts';
 import { downloadsSection } from './order-downloads.views.ts';
 import type { LineDownload } from '../../orders/download-links.ts';
+import { paymentsSection, type OrderPayment } from './order-payments.views.ts';
 
 /** An order's page for its owner: lines, totals, addresses, shipments, and what can be done. */
 
@@ -52,6 +53,8 @@ export function orderBody(
     refunds: RefundsView;
     refund: RefundForm;
     downloads?: Map<string, LineDownload>;
+    /** The order's payments (its transaction document's), listed when a gift card paid. */
+    payments?: OrderPayment[];
   },
 ): Html {
   const lines = tableBox(
@@ -154,6 +157,7 @@ export function orderBody(
         </tbody>
       </table>`,
     )}
+    ${paymentsSection(site, view.payments ?? [])}
     <h2>Customer</h2>
     <p>${order.customerEmail ?? 'No e-mail given.'}</p>
     ${buyerEmailForm(site, order, view)} ${address('Billing address', order.billingAddress)}

@@ -9,6 +9,9 @@ import type { AdminDeps } from '../admin-deps.ts';
 import { blankFulfillForm, type FormError, type FulfillForm } from './order-actions.views.ts';
 import { orderBody, type Done } from './order-page.views.ts';
 import { blankRefundForm, type RefundForm } from './refund.views.ts';
+import { selectOrderDocument } from '../../transactions/transactions.repo.ts';
+import { lastFoursOf } from '../../giftcards/gift-cards.read.ts';
+import { orderPayments } from './order-payments.views.ts';
 
 /** What the order's page shows besides the order: the notice of a change, or a refused form's values. */
 export interface OrderPageView {
@@ -35,11 +38,16 @@ export async function sendOrderPage(
 ) {
   const owner = ownerOf(request);
   const csrf = request.browser.csrf;
-  const [order, refunds, downloads] = await Promise.all([
+  const [order, refunds, downloads, document] = await Promise.all([
     findOrder(deps.commerce, site.id, orderId),
     refundsView(deps.db, site.id, orderId),
     orderDownloads(deps.commerce, site.id, orderId),
+    selectOrderDocument(deps.db, site.id, orderId),
   ]);
+  const giftCardIds = (document?.document.payments ?? []).flatMap((p) =>
+    p.giftCardId ? [p.giftCardId] : [],
+  );
+  const payments = orderPayments(document?.document, await lastFoursOf(deps.db, site.id, giftCardIds));
   const body = orderBody(site, order, {
     ...view,
     csrf,
@@ -48,6 +56,7 @@ export async function sendOrderPage(
     refunds,
     refund: view.refund ?? blankRefundForm(),
     downloads,
+    payments,
   });
   return sendPage(reply, view.status, page(`Order #${order.orderNumber}`, body, { ...owner, csrf }));
 }
