@@ -17,7 +17,11 @@ import { discountsRoutes } from './discounts/discounts.routes.ts';
 import { fulfillmentOptionsRoutes } from './discounts/fulfillment-options.routes.ts';
 import { addressBookRoutes } from './customers/address-book.routes.ts';
 import { contactsRoutes } from './customers/contacts.routes.ts';
-import { DEFAULT_REQUEST_TIMEOUT_SECONDS, DEFAULT_SIGN_IN_PER_MINUTE } from './config.ts';
+import {
+  DEFAULT_API_LOG_LINES_PER_SECOND,
+  DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  DEFAULT_SIGN_IN_PER_MINUTE,
+} from './config.ts';
 import { apiDeps, type ApiDeps, type AppDeps } from './deps.ts';
 import { ServiceUnavailable } from './shared/errors.ts';
 import { registerAuthentication, registerScopeCheck, type CredentialResolver } from './http/authenticate.ts';
@@ -114,6 +118,7 @@ export async function buildApp(deps: AppDeps, api: ApiDeps = apiDeps(deps)): Pro
     clock: api.clock,
     metrics: api.metrics,
     enabled: deps.config.apiLog !== false,
+    linesPerSecond: deps.config.apiLogLinesPerSecond ?? DEFAULT_API_LOG_LINES_PER_SECOND,
     onError: (err, lines) => app.log.error({ err, lines }, 'request log batch dropped'),
   });
   app.decorate('apiLog', apiLog);

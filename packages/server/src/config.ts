@@ -56,6 +56,8 @@ export interface Config {
   testControlsToken: string | undefined;
   /** Each site's request log (api-log/); on unless API_LOG=false (a benchmark's comparison). */
   apiLog: boolean;
+  /** Request log lines an instance keeps a second after its burst (API_LOG_LINES_PER_SECOND). */
+  apiLogLinesPerSecond: number;
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +70,12 @@ export const DEFAULT_PRODUCT_CACHE_MB = 32;
 
 /** The platform's own limit on order imports with an API key. */
 export const DEFAULT_ORDER_IMPORTS_PER_HOUR = 100;
+/**
+ * Request log lines an instance keeps a second after its burst (api-log/api-log.ts): under a
+ * load, what the log costs (its CPU and its database's) stays within 5% of a core
+ * (bench/README.md, "The request log").
+ */
+export const DEFAULT_API_LOG_LINES_PER_SECOND = 20;
 
 /** Enough for a person who mistypes; far too few to guess a password. */
 export const DEFAULT_SIGN_IN_PER_MINUTE = 10;
@@ -249,5 +257,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testControls: boolean(env, 'TEST_CONTROLS', databaseUrl === undefined),
     testControlsToken: bearerToken(env, 'TEST_CONTROLS_TOKEN'),
     apiLog: boolean(env, 'API_LOG', true),
+    apiLogLinesPerSecond: integer(
+      env,
+      'API_LOG_LINES_PER_SECOND',
+      DEFAULT_API_LOG_LINES_PER_SECOND,
+      1,
+      100_000,
+    ),
   };
 }

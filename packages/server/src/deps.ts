@@ -36,6 +36,7 @@ export interface AppDeps {
         | 'orderImportsPerHour'
         | 'metricsToken'
         | 'apiLog'
+        | 'apiLogLinesPerSecond'
       >
     > & {
       /** The operator token of the test controls; set, they are served (TEST_CONTROLS, instance.ts). */

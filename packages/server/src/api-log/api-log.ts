@@ -26,12 +26,10 @@ export const BATCH_ROWS = 500;
 /** How long a line waits, at most, before its batch is written. */
 export const FLUSH_MS = 200;
 /**
- * Lines an instance keeps a second, after a burst of BURST_LINES: far more than an app's test
- * suite makes, and a bound on what the log costs a service under load (bench/README.md, "The
- * request log"); beyond, lines are dropped and counted.
+ * Lines an instance keeps at once before its rate (API_LOG_LINES_PER_SECOND, config.ts) applies:
+ * a test suite's requests fit in it; beyond the rate, lines are dropped and counted.
  */
-export const LINES_PER_SECOND = 100;
-export const BURST_LINES = 500;
+export const BURST_LINES = 2000;
 
 /** One request as the hooks saw it: references only, turned into a row when its batch is written. */
 interface Line {
@@ -57,6 +55,8 @@ export interface ApiLogOptions {
   metrics?: Metrics;
   /** false: nothing is recorded (API_LOG=false). */
   enabled?: boolean;
+  /** Lines kept a second after the burst (config.ts, DEFAULT_API_LOG_LINES_PER_SECOND). */
+  linesPerSecond: number;
   /** Told of a batch that could not be written (it is dropped). */
   onError?: (error: unknown, lines: number) => void;
 }
@@ -85,12 +85,14 @@ export class ApiLog {
   private writing: Promise<void> = Promise.resolve();
   /** Lines lost: over the rate, the buffer full, or their batch refused. */
   dropped = 0;
-  /** Lines that may be kept now (a token bucket of LINES_PER_SECOND), and when it was counted. */
+  /** Lines that may be kept now (a token bucket of linesPerSecond), and when it was counted. */
   private allowance = BURST_LINES;
   private refilled = Date.now();
+  private readonly linesPerMs: number;
 
   constructor(private readonly options: ApiLogOptions) {
     options.metrics?.apiLogDroppedFrom(() => this.dropped);
+    this.linesPerMs = options.linesPerSecond / 1000;
   }
 
   get enabled(): boolean {
@@ -160,10 +162,7 @@ export class ApiLog {
   /** The allowance now, refilled for the time since it was last counted. */
   private refill(): number {
     const now = Date.now();
-    this.allowance = Math.min(
-      BURST_LINES,
-      this.allowance + ((now - this.refilled) * LINES_PER_SECOND) / 1000,
-    );
+    this.allowance = Math.min(BURST_LINES, this.allowance + (now - this.refilled) * this.linesPerMs);
     this.refilled = now;
     return this.allowance;
   }
