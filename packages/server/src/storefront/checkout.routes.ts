@@ -20,6 +20,7 @@ import { encodeReceipt, holdsReceipt, RECEIPT_COOKIE } from './checkout-receipt.
 import { decodeGiftCards, encodeGiftCards, GIFT_CARDS_COOKIE } from './gift-card-receipt.ts';
 import { spentOnOrder } from '../giftcards/gift-cards.read.ts';
 import { checkout, isAttemptKey } from './checkout.service.ts';
+import { previewGiftCard } from './checkout-gift-card.ts';
 import { checkoutBody, confirmationBody } from './checkout.views.ts';
 import { priceStoreCart } from './checkout-pricing.ts';
 import { requireStoreCsrf } from './csrf.ts';
@@ -91,8 +92,11 @@ export const checkoutRoutes: FastifyPluginAsync<{
       const form = formFrom(request.body);
       const posted = field(request.body, 'attempt');
       const attempt = isAttemptKey(posted) ? posted : deps.api.ids.uuid();
-      const shown = field(request.body, 'shownTotal');
-      // "Apply code" prices the cart with the code and shows the form again, ordering nothing.
+      const minor = (name: string) => {
+        const value = field(request.body, name);
+        return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+      };
+      // "Apply code" prices the cart with the codes and shows the form again, ordering nothing.
       const outcome =
         field(request.body, 'action') === 'apply'
           ? { placed: false as const, errors: {} }
@@ -102,7 +106,7 @@ export const checkoutRoutes: FastifyPluginAsync<{
               cart,
               form,
               { key: posted, browser: request.storeCsrf },
-              /^\d{1,15}$/.test(shown) ? Number(shown) : undefined,
+              { totalMinor: minor('shownTotal'), giftCardPaysMinor: minor('giftCardPays') },
             );
       const frame = { websiteId: store.id, title: store.title };
       if (outcome.placed) {
@@ -124,7 +128,7 @@ export const checkoutRoutes: FastifyPluginAsync<{
       }
       if (outcome.cart) writeCart(reply, keys, store.id, outcome.cart);
       const view = await viewCart(deps.api.db, store.id, outcome.cart ?? cart);
-      const status = Object.keys(outcome.errors).length ? 400 : outcome.message ? 409 : 200;
+      const statusOf = (errors: object) => (Object.keys(errors).length ? 400 : outcome.message ? 409 : 200);
       if (view.items.length === 0) {
         const body = cartBody({
           websiteId: store.id,
@@ -133,20 +137,28 @@ export const checkoutRoutes: FastifyPluginAsync<{
           view,
           error: outcome.message,
         });
-        return sendPrivatePage(reply, status, storePage(frame, 'Your cart', body));
+        return sendPrivatePage(reply, statusOf(outcome.errors), storePage(frame, 'Your cart', body));
       }
+      const priced = await priceStoreCart(deps.api, store, view.items, form.promoCode, form.email);
+      // The gift card as it stands now: what it pays of this total, or why it cannot pay.
+      const errors = { ...outcome.errors };
+      const preview = errors.giftCardCode
+        ? undefined
+        : await previewGiftCard(deps.api.db, store.id, form.giftCardCode, priced.totalMinor);
+      if (preview && !preview.applied) errors.giftCardCode = preview.refusal;
       const body = checkoutBody({
         websiteId: store.id,
         currency: store.currency,
         csrf: request.storeCsrf,
         view,
-        priced: await priceStoreCart(deps.api, store, view.items, form.promoCode, form.email),
+        priced,
         form,
         attempt,
-        errors: outcome.errors,
+        errors,
         message: outcome.message,
+        ...(preview?.applied && { giftCard: preview }),
       });
-      return sendPrivatePage(reply, status, storePage(frame, 'Checkout', body));
+      return sendPrivatePage(reply, statusOf(errors), storePage(frame, 'Checkout', body));
     },
   );
 

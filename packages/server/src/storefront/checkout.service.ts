@@ -46,6 +46,13 @@ export type CheckoutOutcome =
       cart?: Cart;
     };
 
+/** What the page showed, in minor units, when the form said it: never charged more than shown. */
+export interface Shown {
+  totalMinor?: number;
+  /** What the applied gift card was shown to pay (checkout-gift-card.ts). */
+  giftCardPaysMinor?: number;
+}
+
 /** One send of the checkout form: its key, made with the form, and the browser's store token. */
 export interface Attempt {
   key: string;
@@ -80,7 +87,8 @@ interface GiftCardSpend {
  * The gift card named in the form, locked for the rest of the transaction, and what it pays: its
  * balance, up to the total. Refused, with nothing charged, when it cannot pay (an unknown code,
  * another site's, a disabled card, no balance left: a card spent meanwhile waits on the lock and
- * then finds its balance taken), and when it leaves a rest and no card was given.
+ * then finds its balance taken), when it now pays less than the page showed (so the card would be
+ * charged more than shown), and when it leaves a rest and no card was given.
  */
 async function lockedGiftCard(
   trx: Db,
@@ -89,6 +97,7 @@ async function lockedGiftCard(
   form: CheckoutForm,
   totalMinor: number,
   hasCard: boolean,
+  shown: Shown,
 ): Promise<GiftCardSpend | undefined> {
   if (!form.giftCardCode.trim()) return undefined;
   let card: GiftCardRow;
@@ -99,6 +108,14 @@ async function lockedGiftCard(
     throw new Refused(`${error.message} Nothing was charged.`, undefined, { giftCardCode: error.message });
   }
   const amountMinor = Math.min(card.balance_minor, totalMinor);
+  if (cardPaysMoreThanShown(shown, totalMinor, amountMinor)) {
+    const pays = money(amountMinor, website.currency);
+    const before = money(shown.giftCardPaysMinor!, website.currency);
+    const message =
+      `This gift card's balance is now ${money(card.balance_minor, website.currency)}, so it pays ${pays}, ` +
+      `not the ${before} shown. Apply it again to see what the card pays.`;
+    throw new Refused(`${message} Nothing was charged.`, undefined, { giftCardCode: message });
+  }
   if (!hasCard && amountMinor < totalMinor) {
     const balance = money(card.balance_minor, website.currency);
     const rest = money(totalMinor - amountMinor, website.currency);
@@ -106,6 +123,16 @@ async function lockedGiftCard(
     throw new Refused(`${message} Nothing was charged.`, undefined, { cardNumber: message });
   }
   return amountMinor > 0 ? { card, amountMinor, redemptionId: deps.ids.objectId() } : undefined;
+}
+
+/**
+ * Whether the card would now pay more than the page showed it paying (the total shown less what
+ * the gift card was shown to pay): a gift card paying less only because the total fell is not.
+ */
+function cardPaysMoreThanShown(shown: Shown, totalMinor: number, giftCardMinor: number): boolean {
+  if (shown.giftCardPaysMinor === undefined) return false;
+  if (shown.totalMinor === undefined) return giftCardMinor < shown.giftCardPaysMinor;
+  return totalMinor - giftCardMinor > shown.totalMinor - shown.giftCardPaysMinor;
 }
 
 /** Why this cart cannot be ordered as it stands, if it cannot. */
@@ -194,9 +221,9 @@ export async function checkout(
   cart: Cart,
   form: CheckoutForm,
   attempt: Attempt,
-  /** The total the page showed, in minor units, when the form said it: never charged more. */
-  shownTotalMinor?: number,
+  shown: Shown = {},
 ): Promise<CheckoutOutcome> {
+  const shownTotalMinor = shown.totalMinor;
   const card = { number: form.cardNumber, expiry: form.cardExpiry, cvc: form.cardCvc };
   const now = deps.clock.now(website.id);
   const since = new Date(now.getTime() - KEY_KEPT_MS);
@@ -238,14 +265,14 @@ export async function checkout(
       const total = priced.totalMinor;
       if (shownTotalMinor !== undefined && total > shownTotalMinor) {
         const now = money(total, website.currency);
-        const shown = money(shownTotalMinor, website.currency);
+        const before = money(shownTotalMinor, website.currency);
         throw new Refused(
-          `A discount shown on this page is no longer available, so your total is now ${now}, not ${shown}. ` +
+          `A discount shown on this page is no longer available, so your total is now ${now}, not ${before}. ` +
             'Nothing was charged; check the total and place your order again.',
         );
       }
       // The gift card pays first, after the discounts, under its row lock to the commit.
-      const giftCard = await lockedGiftCard(trx, deps, website, form, total, charge !== undefined);
+      const giftCard = await lockedGiftCard(trx, deps, website, form, total, charge !== undefined, shown);
       const draft = draftOf(deps, website, view, form, charge, priced, giftCard);
       const used = priced.discountLines[0];
       // Kept beside the API's import keys; the digest records the cart, a second send of the

@@ -14,6 +14,7 @@ import { promoMessage } from './checkout-pricing.ts';
 import { notice } from '../pages/notice.ts';
 import { csrfInput } from '../pages/forms.ts';
 import type { ReceiptGiftCard } from './gift-card-receipt.ts';
+import type { GiftCardPreview } from './checkout-gift-card.ts';
 
 /** The checkout form with the order's summary, and the confirmation of a placed order. */
 
@@ -29,6 +30,8 @@ export interface CheckoutPage {
   attempt: string;
   errors: CheckoutErrors;
   message?: string;
+  /** The gift card applied, with what it pays of this total (a refused one is in `errors`). */
+  giftCard?: Extract<GiftCardPreview, { applied: true }>;
 }
 
 interface FieldSpec {
@@ -40,7 +43,10 @@ interface FieldSpec {
   placeholder?: string;
 }
 
-const SPECS: Record<Exclude<CheckoutField, 'countryCode'>, FieldSpec> = {
+/** The fields of the order's form; the promo and gift card codes have their own (above it). */
+type OrderField = Exclude<CheckoutField, 'countryCode' | 'giftCardCode'>;
+
+const SPECS: Record<OrderField, FieldSpec> = {
   email: { label: 'E-mail', type: 'email', autocomplete: 'email' },
   firstName: { label: 'First name', autocomplete: 'shipping given-name' },
   lastName: { label: 'Last name', autocomplete: 'shipping family-name' },
@@ -55,7 +61,6 @@ const SPECS: Record<Exclude<CheckoutField, 'countryCode'>, FieldSpec> = {
   cardExpiry: { label: 'Expiry date (MM/YY)', autocomplete: 'cc-exp', placeholder: 'MM/YY' },
   cardCvc: { label: 'Security code (CVC)', autocomplete: 'cc-csc', inputmode: 'numeric' },
   promoCode: { label: 'Promo code', autocomplete: 'off', optional: true },
-  giftCardCode: { label: 'Gift card code', autocomplete: 'off', optional: true },
 };
 
 /** The card's fields: not `required` in the page, since a gift card that covers the total needs none. */
@@ -66,7 +71,7 @@ const CARD_FIELD_NAMES: readonly CheckoutField[] = ['cardNumber', 'cardExpiry', 
 const addressKind = (page: CheckoutPage, autocomplete: string) =>
   ships(page) ? autocomplete : autocomplete.replace(/^shipping /, 'billing ');
 
-function field(name: Exclude<CheckoutField, 'countryCode'>, page: CheckoutPage): Html {
+function field(name: OrderField, page: CheckoutPage): Html {
   const spec = SPECS[name];
   const error = page.errors[name];
   const id = `f-${name}`;
@@ -147,6 +152,73 @@ function promoField(page: CheckoutPage): Html {
   </div>`;
 }
 
+/** A gift card as pages name it: by its last four, the rest of the code never shown. */
+const giftCardName = (lastFour: string) => `Gift card ····${lastFour}`;
+
+/** What the applied gift card pays of the total and what is left for the card. */
+function giftCardSplit(page: CheckoutPage, card: NonNullable<CheckoutPage['giftCard']>): string {
+  const amount = (minor: number) => money(minor, page.currency);
+  return (
+    `${giftCardName(card.lastFour)} (balance ${amount(card.balanceMinor)}) pays ${amount(card.paysMinor)}; ` +
+    `card pays ${amount(card.restMinor)}.`
+  );
+}
+
+/**
+ * The gift card's code beside the promo code, in the same small form: Enter in either field or
+ * either button applies both, ordering nothing. Applied, it shows what the card pays of this
+ * order; refused, why, as placing the order would. The order's form carries an applied code in a
+ * hidden field, as the promo code's, and what it was shown to pay, checked again at the order.
+ */
+function giftCardField(page: CheckoutPage): Html {
+  const error = page.errors.giftCardCode;
+  const card = error ? undefined : page.giftCard;
+  const described = error ? 'f-giftCardCode-error' : card ? 'f-giftCardCode-status' : 'f-giftCardCode-note';
+  return html`<div class="field">
+    <label for="f-giftCardCode"
+      ><span>Gift card code <span class="meta">(optional)</span></span></label
+    >
+    <input
+      id="f-giftCardCode"
+      name="giftCardCode"
+      type="text"
+      value="${page.form.giftCardCode}"
+      autocomplete="off"
+      spellcheck="false"
+      aria-describedby="${described}"
+      ${error ? html`aria-invalid="true"` : ''}
+    />
+    ${error ? html`<p class="field-error sale" id="f-giftCardCode-error" role="status">${error}</p>` : ''}
+    ${card ? html`<p class="meta" id="f-giftCardCode-status" role="status">${giftCardSplit(page, card)}</p>` : ''}
+    ${
+      error || card
+        ? ''
+        : html`<p class="meta" id="f-giftCardCode-note">
+            A gift card pays first, up to its balance, and the card pays the rest.
+          </p>`
+    }
+    <button type="submit" name="action" value="apply">Apply gift card</button>
+  </div>`;
+}
+
+/** The payment's note about the gift card applied: whether the card is needed, and for how much. */
+function giftCardNote(page: CheckoutPage): Html | string {
+  const card = page.errors.giftCardCode ? undefined : page.giftCard;
+  if (!card) {
+    return html`<p class="meta" id="gift-card-note">
+      Have a gift card? Apply its code above: it pays first, and the card pays the rest.
+    </p>`;
+  }
+  const paid = money(card.paysMinor, page.currency);
+  return html`<p class="meta" id="gift-card-note">
+    ${
+      card.restMinor === 0
+        ? `${giftCardName(card.lastFour)} pays the whole total of ${paid}: leave the card empty.`
+        : `${giftCardName(card.lastFour)} pays ${paid}; the card pays the other ${money(card.restMinor, page.currency)}.`
+    }
+  </p>`;
+}
+
 /** Whether anything in the order is shipped: a cart of services alone has no shipping. */
 const ships = (page: CheckoutPage) => page.view.items.some((item) => shipsLine(item.lineItemType));
 
@@ -216,6 +288,8 @@ function summary(page: CheckoutPage): Html {
 export function checkoutBody(page: CheckoutPage): Html {
   const root = websitePath(page.websiteId);
   const hasErrors = Object.keys(page.errors).length > 0;
+  // Only a code that can pay goes on to the order's form: a refused one would only be refused again.
+  const applied = page.errors.giftCardCode ? undefined : page.giftCard;
   return html`${notice(page.message)}
     ${hasErrors ? notice('Some details need a fix: see the messages by the fields below.') : ''}
     <h2>Your order</h2>
@@ -227,12 +301,22 @@ export function checkoutBody(page: CheckoutPage): Html {
         <legend>Discount</legend>
         ${promoField(page)}
       </fieldset>
+      <fieldset>
+        <legend>Gift card</legend>
+        ${giftCardField(page)}
+      </fieldset>
     </form>
     <form method="post" action="${root}/checkout" class="checkout">
       ${csrfInput(page.csrf)}
       <input type="hidden" name="attempt" value="${page.attempt}" />
       <input type="hidden" name="promoCode" value="${page.form.promoCode}" />
       <input type="hidden" name="shownTotal" value="${page.priced.totalMinor}" />
+      ${
+        applied
+          ? html`<input type="hidden" name="giftCardCode" value="${page.form.giftCardCode}" />
+              <input type="hidden" name="giftCardPays" value="${applied.paysMinor}" />`
+          : ''
+      }
       <fieldset>
         <legend>Contact</legend>
         ${field('email', page)}
@@ -249,12 +333,8 @@ export function checkoutBody(page: CheckoutPage): Html {
           This store is in test mode: no card is charged. Pay with the test card 4242 4242 4242 4242, any
           future expiry date and any 3-digit CVC; 4000 0000 0000 0002 is declined.
         </p>
-        ${field('giftCardCode', page)}
-        <p class="meta" id="gift-card-note">
-          A gift card pays first, up to its balance, and the card pays the rest. When the gift card covers the
-          total, leave the card empty.
-        </p>
-        ${field('cardNumber', page)} ${field('cardExpiry', page)} ${field('cardCvc', page)}
+        ${giftCardNote(page)} ${field('cardNumber', page)} ${field('cardExpiry', page)}
+        ${field('cardCvc', page)}
       </fieldset>
       <p><button type="submit">Place order</button></p>
     </form>`;

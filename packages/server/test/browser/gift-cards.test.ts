@@ -1,7 +1,9 @@
 /**
  * Gift cards in Chromium, against the service on 127.0.0.1: a shopper buys a gift card from its
- * product page (its amount chosen), reads the code on the confirmation, then pays a shirt with
- * it, no card needed; the owner opens the gift cards page, the card's history, and disables it.
+ * product page (its amount chosen), reads the code on the confirmation, then applies it at the
+ * checkout of three shirts (a wrong code first), sees what it pays and what is left for the card,
+ * and pays the rest by card; the owner opens the gift cards page, the order's payments, the
+ * card's history, and disables it.
  * axe-core finds no serious or critical violation on each page, and the owner's pages are no
  * wider than a phone's 390 px window. Skipped without Chromium, like the other browser tests.
  */
@@ -85,7 +87,7 @@ async function placeOrder(page: Page, fields: [string, string][]) {
 }
 
 test(
-  'buy a gift card of 50.00, pay a shirt with it, then the owner disables it; axe passes on each page',
+  'buy a gift card of 50.00, apply it to three shirts and pay the rest by card, then the owner sees the payments and disables the card; axe passes on each page',
   { skip, timeout: 120_000 },
   async (t) => {
     const { productId } = await giftCardProduct(site);
@@ -114,26 +116,54 @@ test(
     assert.match((await page.textContent('main')) ?? '', /\$50\.00/);
     await checked(page, t, 'the confirmation with the code');
 
+    // Three shirts: 60.00 and 5.00 shipping, more than the card's 50.00.
     const { product: shirtProduct } = await shirt(site, 3);
     await page.goto(`${origin}${new URL(shirtProduct.url).pathname}`);
     await page.getByLabel('Size').selectOption({ index: 1 });
+    await page.getByLabel('Quantity').fill('3');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.waitForURL(`${origin}/s/${site.websiteId}/cart`);
     await page.goto(`${origin}/s/${site.websiteId}/checkout`);
-    // A wrong code first: the message beside the field, nothing charged.
-    await fillIn(page, [['Gift card code', 'ZZZZ-ZZZZ-ZZZZ-ZZZZ']]);
-    await page.getByRole('button', { name: 'Place order' }).click();
+    // A wrong code first, applied: the message beside the field, nothing carried to the order.
+    await page.getByLabel('Gift card code').fill('ZZZZ-ZZZZ-ZZZZ-ZZZZ');
+    await page.getByRole('button', { name: 'Apply gift card' }).click();
     await page.locator('#f-giftCardCode-error').waitFor();
     assert.equal(
       await page.textContent('#f-giftCardCode-error'),
       'No gift card has this code. Check the code and try again.',
     );
+    assert.equal(await page.getByLabel('Gift card code').getAttribute('aria-invalid'), 'true');
     await checked(page, t, 'the checkout with an unknown gift card');
+    // The right one, by keyboard: Enter in the field applies it, and the page shows the split.
     await page.getByLabel('Gift card code').fill(code.toLowerCase());
-    await placeOrder(page, []);
+    await page.getByLabel('Gift card code').press('Enter');
+    await page.locator('#f-giftCardCode-status').waitFor();
+    const last = code.slice(-4);
+    assert.equal(
+      await page.textContent('#f-giftCardCode-status'),
+      `Gift card ····${last} (balance $50.00) pays $50.00; card pays $15.00.`,
+    );
+    assert.equal(
+      await page.getByLabel('Gift card code').getAttribute('aria-describedby'),
+      'f-giftCardCode-status',
+    );
+    assert.match((await page.textContent('#gift-card-note')) ?? '', /the card pays the other \$15\.00/);
+    // The code is the fields' value only: in no text of the page and not in its address.
+    assert.ok(!((await page.textContent('body')) ?? '').toUpperCase().includes(code));
+    assert.ok(!page.url().toUpperCase().includes(code.replace(/-/g, '')));
+    await checked(page, t, 'the checkout with a gift card applied');
+    await placeOrder(page, [
+      ['Card number', '4242 4242 4242 4242'],
+      ['Expiry date (MM/YY)', '12/30'],
+      ['Security code (CVC)', '123'],
+    ]);
     const orderId = page.url().split('/').pop()!;
     const order = (await site.call({ method: 'GET', url: `/1.0/commerce/orders/${orderId}` })).json();
-    assert.equal(order.grandTotal.value, '25.00');
+    assert.equal(order.grandTotal.value, '65.00');
+    assert.match(
+      (await page.textContent('main')) ?? '',
+      new RegExp(`Gift card …${last} paid \\$50\\.00, the card \\$15\\.00\\.`),
+    );
     await checked(page, t, 'the confirmation paid by gift card');
 
     // The owner's pages.
@@ -145,15 +175,27 @@ test(
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${origin}/sites/${site.websiteId}/gift-cards`);
     const list = (await page.textContent('main')) ?? '';
-    assert.match(list, new RegExp(`…${code.slice(-4)}\\s*50\\.00 USD\\s*25\\.00 USD\\s*Active`));
+    assert.match(list, new RegExp(`…${code.slice(-4)}\\s*50\\.00 USD\\s*0\\.00 USD\\s*Active`));
     assert.ok(!list.includes(code), 'the owner sees the last four only');
     await checked(page, t, 'the gift cards list', true);
-    await page.getByRole('link', { name: `…${code.slice(-4)}` }).click();
+
+    // The order's page lists its two payments; the gift card's links to the card's page.
+    await page.goto(`${origin}/sites/${site.websiteId}/orders/${orderId}`);
+    await page.getByRole('heading', { name: 'Payments' }).waitFor();
+    const payments = (await page.getByRole('region', { name: 'Payments' }).textContent()) ?? '';
+    assert.match(
+      payments,
+      new RegExp(
+        `Gift card ····${last}\\s*50\\.00 USD\\s*0\\.00 USD\\s*Card \\(Visa\\)\\s*15\\.00 USD\\s*0\\.00 USD`,
+      ),
+    );
+    await checked(page, t, 'the order paid by gift card and card', true);
+    await page.getByRole('link', { name: `Gift card ····${last}` }).click();
     await page.getByRole('heading', { name: 'History' }).waitFor();
     await checked(page, t, 'the gift card with its history', true);
     await page.getByRole('button', { name: `Disable gift card …${code.slice(-4)}` }).click();
     await page.getByText('Gift card disabled.').waitFor();
-    assert.match((await page.textContent('main')) ?? '', /Disabled\s*−25\.00 USD\s*0\.00 USD/);
+    assert.match((await page.textContent('main')) ?? '', /Disabled\s*0\.00 USD\s*0\.00 USD/);
     await checked(page, t, 'the disabled gift card', true);
     await page.close();
   },

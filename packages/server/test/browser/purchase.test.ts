@@ -152,8 +152,7 @@ describe('a purchase in Chromium', { skip }, () => {
       await typeAndTab(page, value);
     }
     await typeAndTab(page, ''); // the country: United States, as chosen
-    await typeAndTab(page, ''); // the phone, optional
-    await typeAndTab(page, ''); // the gift card code, optional
+    await typeAndTab(page, ''); // the phone, optional; the gift card's code is above, with the promo code's
     for (const value of ['4000 0000 0000 0002', '12/30', '123']) await typeAndTab(page, value);
     await page.keyboard.press('Enter'); // the focus is on "Place order"
 
