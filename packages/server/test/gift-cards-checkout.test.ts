@@ -91,7 +91,7 @@ describe('applying a gift card before placing the order', () => {
     assert.ok(!location.toUpperCase().replace(/-/g, '').includes(chars), 'no code in an address');
     assert.match(
       text(await shopper.get(location)),
-      new RegExp(`Gift card …${last} paid \\$25\\.00, the card \\$20\\.00\\.`),
+      new RegExp(`Gift card ····${last} paid \\$25\\.00, the card \\$20\\.00\\.`),
     );
     const orderId = /orders\/([0-9a-f]{24})$/.exec(location)![1]!;
     const document = await documentOf(site, orderId);

@@ -184,7 +184,7 @@ describe("the owner's gift card pages", () => {
     assert.match(home.body, new RegExp(`href="/sites/${site.websiteId}/gift-cards">Gift cards</a>`));
     const list = await browser.get(`/sites/${site.websiteId}/gift-cards`);
     assert.equal(list.statusCode, 200);
-    assert.match(text(list), new RegExp(`…${card.last_four} 25\\.00 USD 0\\.00 USD Active #\\d+`));
+    assert.match(text(list), new RegExp(`····${card.last_four} 25\\.00 USD 0\\.00 USD Active #\\d+`));
     assert.ok(!list.body.includes(code), 'the page never shows a code');
 
     const url = `/sites/${site.websiteId}/gift-cards/${card.id}`;

@@ -215,7 +215,7 @@ describe('paying with a gift card', () => {
     const orderId = orderIdOf(location);
     assert.match(
       text(await shopper.get(location)),
-      new RegExp(`Gift card …${codes[0]!.slice(-4)} paid \\$25\\.00, the card \\$20\\.00\\.`),
+      new RegExp(`Gift card ····${codes[0]!.slice(-4)} paid \\$25\\.00, the card \\$20\\.00\\.`),
     );
     const card = await cardByLastFour(ctx, site.websiteId, codes[0]!);
     assert.equal(card.balance_minor, 0);
@@ -266,7 +266,7 @@ describe('paying with a gift card', () => {
     const orderId = orderIdOf(location);
     assert.match(
       text(await shopper.get(location)),
-      new RegExp(`Gift card …${codes[0]!.slice(-4)} paid \\$25\\.00\\.`),
+      new RegExp(`Gift card ····${codes[0]!.slice(-4)} paid \\$25\\.00\\.`),
     );
     const document = await documentOf(site, orderId);
     assert.equal(document.payments.length, 1);

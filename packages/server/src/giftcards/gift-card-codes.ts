@@ -37,3 +37,6 @@ export function codeDigest(code: string): Buffer {
 }
 
 export const lastFour = (code: string) => (normalizeCode(code) ?? code).slice(-4);
+
+/** How every page and e-mail names a card: by its last four behind the dots of the rest (`····ABCD`). */
+export const maskedCode = (last: string) => `····${last}`;

@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.ts';
 import { NotFound, ValidationError } from '../shared/errors.ts';
 import type { Ids } from '../shared/ids.ts';
 import { fromMinorUnits } from '../shared/money.ts';
-import { codeDigest, lastFour, newGiftCardCode, normalizeCode } from './gift-card-codes.ts';
+import { codeDigest, lastFour, maskedCode, newGiftCardCode, normalizeCode } from './gift-card-codes.ts';
 import * as repo from './gift-cards.repo.ts';
 
 /**
@@ -170,7 +170,9 @@ export async function disableGiftCard(
     const [card] = await repo.lockCards(trx, websiteId, [giftCardId]);
     if (!card) throw new NotFound('There is no such gift card on this site.');
     if (card.state === 'DISABLED') {
-      throw new ValidationError(`Gift card …${card.last_four} is already disabled; nothing was changed.`);
+      throw new ValidationError(
+        `Gift card ${maskedCode(card.last_four)} is already disabled; nothing was changed.`,
+      );
     }
     await disableLocked(trx, deps, [card], null);
   });

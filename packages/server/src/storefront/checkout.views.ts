@@ -1,3 +1,4 @@
+import { maskedCode } from '../giftcards/gift-card-codes.ts';
 import { downloadsPart } from './download.views.ts';
 import type { LineDownload } from '../orders/download-links.ts';
 import { toMinorUnits, type Money } from '../shared/money.ts';
@@ -153,7 +154,7 @@ function promoField(page: CheckoutPage): Html {
 }
 
 /** A gift card as pages name it: by its last four, the rest of the code never shown. */
-const giftCardName = (lastFour: string) => `Gift card ····${lastFour}`;
+const giftCardName = (lastFour: string) => `Gift card ${maskedCode(lastFour)}`;
 
 /** What the applied gift card pays of the total and what is left for the card. */
 function giftCardSplit(page: CheckoutPage, card: NonNullable<CheckoutPage['giftCard']>): string {
@@ -388,7 +389,7 @@ function giftCardPayment(
   const byGiftCard = spent.reduce((sum, s) => sum + s.amountMinor, 0);
   const rest = total - byGiftCard;
   return html`<p>
-    ${spent.map((s) => html`Gift card …${s.lastFour} paid ${money(s.amountMinor, currency)}`)}${
+    ${spent.map((s) => html`Gift card ${maskedCode(s.lastFour)} paid ${money(s.amountMinor, currency)}`)}${
       rest > 0 ? html`, the card ${money(rest, currency)}.` : '.'
     }
   </p>`;

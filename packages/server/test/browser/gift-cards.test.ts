@@ -162,7 +162,7 @@ test(
     assert.equal(order.grandTotal.value, '65.00');
     assert.match(
       (await page.textContent('main')) ?? '',
-      new RegExp(`Gift card …${last} paid \\$50\\.00, the card \\$15\\.00\\.`),
+      new RegExp(`Gift card ····${last} paid \\$50\\.00, the card \\$15\\.00\\.`),
     );
     await checked(page, t, 'the confirmation paid by gift card');
 
@@ -175,7 +175,7 @@ test(
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${origin}/sites/${site.websiteId}/gift-cards`);
     const list = (await page.textContent('main')) ?? '';
-    assert.match(list, new RegExp(`…${code.slice(-4)}\\s*50\\.00 USD\\s*0\\.00 USD\\s*Active`));
+    assert.match(list, new RegExp(`····${code.slice(-4)}\\s*50\\.00 USD\\s*0\\.00 USD\\s*Active`));
     assert.ok(!list.includes(code), 'the owner sees the last four only');
     await checked(page, t, 'the gift cards list', true);
 
@@ -193,7 +193,7 @@ test(
     await page.getByRole('link', { name: `Gift card ····${last}` }).click();
     await page.getByRole('heading', { name: 'History' }).waitFor();
     await checked(page, t, 'the gift card with its history', true);
-    await page.getByRole('button', { name: `Disable gift card …${code.slice(-4)}` }).click();
+    await page.getByRole('button', { name: `Disable gift card ····${code.slice(-4)}` }).click();
     await page.getByText('Gift card disabled.').waitFor();
     assert.match((await page.textContent('main')) ?? '', /Disabled\s*0\.00 USD\s*0\.00 USD/);
     await checked(page, t, 'the disabled gift card', true);

@@ -1,3 +1,4 @@
+import { maskedCode } from '../../giftcards/gift-card-codes.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { giftCardWithHistory, listGiftCards } from '../../giftcards/gift-cards.read.ts';
 import { disableGiftCard } from '../../giftcards/gift-cards.service.ts';
@@ -45,7 +46,7 @@ export const adminGiftCardsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = asy
     const done =
       (request.query as Record<string, unknown>).disabled === '1' ? 'Gift card disabled.' : undefined;
     const body = giftCardBody(s, card, events, request.browser.csrf, { done });
-    return sendPage(reply, 200, page(`Gift card …${card.last_four}`, body, context(request)));
+    return sendPage(reply, 200, page(`Gift card ${maskedCode(card.last_four)}`, body, context(request)));
   });
 
   app.post('/sites/:websiteId/gift-cards/:giftCardId/disable', async (request, reply) => {
@@ -57,7 +58,7 @@ export const adminGiftCardsRoutes: FastifyPluginAsync<{ deps: AdminDeps }> = asy
       if (!(error instanceof ValidationError)) throw error;
       const { card: now, events } = await cardOf(request, s.id);
       const body = giftCardBody(s, now, events, request.browser.csrf, { error: error.message });
-      return sendPage(reply, 400, page(`Gift card …${now.last_four}`, body, context(request)));
+      return sendPage(reply, 400, page(`Gift card ${maskedCode(now.last_four)}`, body, context(request)));
     }
     return reply.redirect(`/sites/${s.id}/gift-cards/${card.id}?disabled=1`, 303);
   });

@@ -1,3 +1,4 @@
+import { maskedCode } from '../../giftcards/gift-card-codes.ts';
 import type { WebsitesTable } from '../../db/schema.ts';
 import type { GiftCardEvent, ListedGiftCard } from '../../giftcards/gift-cards.read.ts';
 import { cardMoney } from '../../giftcards/gift-cards.service.ts';
@@ -26,7 +27,7 @@ export function giftCardsListBody(site: WebsitesTable, cards: ListedGiftCard[]):
   const rows = cards.map(
     (card) =>
       html`<tr>
-        <td><a href="${base}/${card.id}">…${card.last_four}</a></td>
+        <td><a href="${base}/${card.id}">${maskedCode(card.last_four)}</a></td>
         <td>${shown(card, card.amount_minor)}</td>
         <td>${shown(card, card.balance_minor)}</td>
         <td>${STATE[card.state] ?? card.state}</td>
@@ -103,7 +104,7 @@ export function giftCardBody(
             </p>
             <form method="post" action="${base}/${card.id}/disable">
               ${csrfInput(csrf)}
-              <button>Disable gift card …${card.last_four}</button>
+              <button>Disable gift card ${maskedCode(card.last_four)}</button>
             </form>`
         : ''
     }`;

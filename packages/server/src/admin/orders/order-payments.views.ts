@@ -1,3 +1,4 @@
+import { maskedCode } from '../../giftcards/gift-card-codes.ts';
 import type { WebsitesTable } from '../../db/schema.ts';
 import type { Money } from '../../shared/money.ts';
 import type { StoredDocumentT } from '../../transactions/transactions.schemas.ts';
@@ -49,7 +50,7 @@ function paymentName(site: WebsitesTable, payment: OrderPayment): Html | string 
   const card = payment.giftCard;
   if (!card) return payment.cardType ? `Card (${BRANDS[payment.cardType] ?? payment.cardType})` : 'Card';
   if (!card.lastFour) return 'Gift card';
-  return html`<a href="/sites/${site.id}/gift-cards/${card.id}">Gift card ····${card.lastFour}</a>`;
+  return html`<a href="/sites/${site.id}/gift-cards/${card.id}">Gift card ${maskedCode(card.lastFour)}</a>`;
 }
 
 export function paymentsSection(site: WebsitesTable, payments: OrderPayment[]): Html | string {
