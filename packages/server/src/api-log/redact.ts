@@ -98,11 +98,12 @@ const JSON_PAIR = /"((?:[^"\\]|\\.){1,100})"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$)|-?
 
 /**
  * A text body: JSON is redacted by its keys; any other text (JSON cut short among it) by its
- * `"key": value` and `key=value` pairs whose key names a secret, and by card numbers.
+ * `"key": value` and `key=value` pairs whose key names a secret, and by card numbers. `whole`
+ * false: the text is the start of a longer body, which no JSON parser would take, so none tries.
  */
-export function redactText(text: string): string {
+export function redactText(text: string, whole = true): string {
   const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (whole && (trimmed.startsWith('{') || trimmed.startsWith('['))) {
     try {
       return JSON.stringify(redactValue(JSON.parse(text)));
     } catch {
@@ -144,12 +145,12 @@ export function storedBody(body: unknown): StoredBody {
     // A long answer (a page of products) is cut before it is redacted, as text: parsing all of
     // it to keep 16 KB cost more than the request it logs.
     if (Buffer.isBuffer(body) && body.length > LONG_TEXT) {
-      return { text: cut(redactText(firstBytes(body))).text, cut: true };
+      return { text: cut(redactText(firstBytes(body), false)).text, cut: true };
     }
     const raw = typeof body === 'string' ? body : body.toString('utf8');
     if (raw.length > LONG_TEXT) {
       const kept = cut(raw);
-      return { text: cut(redactText(kept.text!)).text, cut: true };
+      return { text: cut(redactText(kept.text!, false)).text, cut: true };
     }
     text = redactText(raw);
   } else if (typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe === 'function')
