@@ -21,7 +21,8 @@ import { decodeGiftCards, encodeGiftCards, GIFT_CARDS_COOKIE } from './gift-card
 import { spentOnOrder } from '../giftcards/gift-cards.read.ts';
 import { checkout, isAttemptKey } from './checkout.service.ts';
 import { previewGiftCard } from './checkout-gift-card.ts';
-import { checkoutBody, confirmationBody } from './checkout.views.ts';
+import { checkoutBody } from './checkout.views.ts';
+import { confirmationBody } from './confirmation.views.ts';
 import { priceStoreCart } from './checkout-pricing.ts';
 import { requireStoreCsrf } from './csrf.ts';
 import { storePage } from './layout.ts';

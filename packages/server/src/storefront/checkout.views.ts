@@ -1,9 +1,5 @@
-import { maskedCode } from '../giftcards/gift-card-codes.ts';
-import { downloadsPart } from './download.views.ts';
-import type { LineDownload } from '../orders/download-links.ts';
-import { toMinorUnits, type Money } from '../shared/money.ts';
+import { giftCardField, giftCardNote } from './checkout-gift-card.views.ts';
 import { websitePath } from '../shared/store-urls.ts';
-import type { OwnerOrder } from '../orders/orders.read.ts';
 import { html, type Html } from '../pages/html.ts';
 import type { CartView } from './cart.service.ts';
 import { itemLabel } from './cart.views.ts';
@@ -14,10 +10,9 @@ import type { PricedCart } from '../discounts/discount-pricing.ts';
 import { promoMessage } from './checkout-pricing.ts';
 import { notice } from '../pages/notice.ts';
 import { csrfInput } from '../pages/forms.ts';
-import type { ReceiptGiftCard } from './gift-card-receipt.ts';
 import type { GiftCardPreview } from './checkout-gift-card.ts';
 
-/** The checkout form with the order's summary, and the confirmation of a placed order. */
+/** The checkout form with the order's summary (the placed order's page: confirmation.views.ts). */
 
 export interface CheckoutPage {
   websiteId: string;
@@ -153,73 +148,6 @@ function promoField(page: CheckoutPage): Html {
   </div>`;
 }
 
-/** A gift card as pages name it: by its last four, the rest of the code never shown. */
-const giftCardName = (lastFour: string) => `Gift card ${maskedCode(lastFour)}`;
-
-/** What the applied gift card pays of the total and what is left for the card. */
-function giftCardSplit(page: CheckoutPage, card: NonNullable<CheckoutPage['giftCard']>): string {
-  const amount = (minor: number) => money(minor, page.currency);
-  return (
-    `${giftCardName(card.lastFour)} (balance ${amount(card.balanceMinor)}) pays ${amount(card.paysMinor)}; ` +
-    `card pays ${amount(card.restMinor)}.`
-  );
-}
-
-/**
- * The gift card's code beside the promo code, in the same small form: Enter in either field or
- * either button applies both, ordering nothing. Applied, it shows what the card pays of this
- * order; refused, why, as placing the order would. The order's form carries an applied code in a
- * hidden field, as the promo code's, and what it was shown to pay, checked again at the order.
- */
-function giftCardField(page: CheckoutPage): Html {
-  const error = page.errors.giftCardCode;
-  const card = error ? undefined : page.giftCard;
-  const described = error ? 'f-giftCardCode-error' : card ? 'f-giftCardCode-status' : 'f-giftCardCode-note';
-  return html`<div class="field">
-    <label for="f-giftCardCode"
-      ><span>Gift card code <span class="meta">(optional)</span></span></label
-    >
-    <input
-      id="f-giftCardCode"
-      name="giftCardCode"
-      type="text"
-      value="${page.form.giftCardCode}"
-      autocomplete="off"
-      spellcheck="false"
-      aria-describedby="${described}"
-      ${error ? html`aria-invalid="true"` : ''}
-    />
-    ${error ? html`<p class="field-error sale" id="f-giftCardCode-error" role="status">${error}</p>` : ''}
-    ${card ? html`<p class="meta" id="f-giftCardCode-status" role="status">${giftCardSplit(page, card)}</p>` : ''}
-    ${
-      error || card
-        ? ''
-        : html`<p class="meta" id="f-giftCardCode-note">
-            A gift card pays first, up to its balance, and the card pays the rest.
-          </p>`
-    }
-    <button type="submit" name="action" value="apply">Apply gift card</button>
-  </div>`;
-}
-
-/** The payment's note about the gift card applied: whether the card is needed, and for how much. */
-function giftCardNote(page: CheckoutPage): Html | string {
-  const card = page.errors.giftCardCode ? undefined : page.giftCard;
-  if (!card) {
-    return html`<p class="meta" id="gift-card-note">
-      Have a gift card? Apply its code above: it pays first, and the card pays the rest.
-    </p>`;
-  }
-  const paid = money(card.paysMinor, page.currency);
-  return html`<p class="meta" id="gift-card-note">
-    ${
-      card.restMinor === 0
-        ? `${giftCardName(card.lastFour)} pays the whole total of ${paid}: leave the card empty.`
-        : `${giftCardName(card.lastFour)} pays ${paid}; the card pays the other ${money(card.restMinor, page.currency)}.`
-    }
-  </p>`;
-}
-
 /** Whether anything in the order is shipped: a cart of services alone has no shipping. */
 const ships = (page: CheckoutPage) => page.view.items.some((item) => shipsLine(item.lineItemType));
 
@@ -339,100 +267,4 @@ export function checkoutBody(page: CheckoutPage): Html {
       </fieldset>
       <p><button type="submit">Place order</button></p>
     </form>`;
-}
-
-const addressLines = (a: OwnerOrder['shippingAddress']) =>
-  a
-    ? [
-        [a.firstName, a.lastName].filter(Boolean).join(' '),
-        a.address1,
-        a.address2,
-        [[a.city, a.state].filter(Boolean).join(', '), a.postalCode].filter(Boolean).join(' '),
-        COUNTRIES.find(([code]) => code === a.countryCode)?.[1] ?? a.countryCode,
-      ].filter((line): line is string => !!line)
-    : [];
-
-/** The gift cards the order bought, with their codes when this browser holds them. */
-function giftCardsPart(order: OwnerOrder, cards: ReceiptGiftCard[]): Html | string {
-  const bought = order.lineItems.filter((line) => line.lineItemType === 'GIFT_CARD');
-  if (!bought.length) return '';
-  const count = bought.reduce((sum, line) => sum + line.quantity, 0);
-  const currency = order.grandTotal.currency;
-  return html`<h2>Your gift cards</h2>
-    ${
-      cards.length
-        ? html`<p>
-              Each code pays at this store's checkout, up to its balance. Keep them safe: whoever has a code
-              can spend it. They are in your confirmation e-mail too.
-            </p>
-            <ul class="gift-cards">
-              ${cards.map(
-                (card) =>
-                  html`<li>
-                    <code class="gift-card-code">${card.code}</code> · ${money(card.amountMinor, currency)}
-                  </li>`,
-              )}
-            </ul>
-            ${count > cards.length ? html`<p>The other codes are in your confirmation e-mail.</p>` : ''}`
-        : html`<p>The codes of your gift cards are in your confirmation e-mail.</p>`
-    }`;
-}
-
-/** How a gift card shared the payment: its part first, the card's the rest (checkout.service.ts). */
-function giftCardPayment(
-  order: OwnerOrder,
-  spent: { lastFour: string; amountMinor: number }[],
-): Html | string {
-  if (!spent.length) return '';
-  const currency = order.grandTotal.currency;
-  const total = toMinorUnits(order.grandTotal, currency, 'grandTotal');
-  const byGiftCard = spent.reduce((sum, s) => sum + s.amountMinor, 0);
-  const rest = total - byGiftCard;
-  return html`<p>
-    ${spent.map((s) => html`Gift card ${maskedCode(s.lastFour)} paid ${money(s.amountMinor, currency)}`)}${
-      rest > 0 ? html`, the card ${money(rest, currency)}.` : '.'
-    }
-  </p>`;
-}
-
-/** The confirmation: the order's number first, what was bought, where it goes, the gift cards' codes. */
-export function confirmationBody(
-  websiteId: string,
-  order: OwnerOrder,
-  giftCards: ReceiptGiftCard[] = [],
-  downloads: Map<string, LineDownload> = new Map(),
-  /** What gift cards paid of it (giftcards/gift-cards.read.ts spentOnOrder). */
-  paidByGiftCard: { lastFour: string; amountMinor: number }[] = [],
-): Html {
-  const root = websitePath(websiteId);
-  const amount = (m: Money) => money(toMinorUnits(m, m.currency, 'amount'), m.currency);
-  return html`<p class="notice info" role="status">
-      Thank you! Your order number is <strong class="order-number">${order.orderNumber}</strong>.
-    </p>
-    <h2>What you ordered</h2>
-    <ul>
-      ${order.lineItems.map(
-        (line) =>
-          html`<li>
-            ${line.quantity} × ${line.productName}
-            ${(line.variantOptions ?? []).map((o) => html`<span class="meta">· ${o.optionName}: ${o.value}</span>`)}
-          </li>`,
-      )}
-    </ul>
-    <p>
-      Total paid:
-      <strong>${amount(order.grandTotal)}</strong>${order.testmode ? ' (test mode: no card was charged)' : ''}
-    </p>
-    ${giftCardPayment(order, paidByGiftCard)}
-    ${
-      order.shippingAddress
-        ? html`<h2>Shipping to</h2>
-            <address>
-              ${addressLines(order.shippingAddress).map((line, i) => html`${i ? html`<br />` : ''}${line}`)}
-            </address>`
-        : html`<p>Nothing in this order is shipped.</p>`
-    }
-    ${giftCardsPart(order, giftCards)} ${downloadsPart(order, downloads)}
-    <p>Placed with the e-mail address ${order.customerEmail}.</p>
-    <p><a href="${root}">Continue shopping</a></p>`;
 }
