@@ -1,8 +1,8 @@
-import { stampRows } from '../db/change-clock.ts';
+import { stampRows, stampTables, type StampPart } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import type { ProductsTable } from '../db/schema.ts';
 import { NotFound } from '../shared/errors.ts';
-import { emit } from '../webhooks/outbox.ts';
+import { emit, emitAll } from '../webhooks/outbox.ts';
 import { descriptionText } from './description.ts';
 import { searchText } from './product-rules.ts';
 import { checkServed, type ApiVersion } from './product-types.ts';
@@ -103,14 +103,14 @@ export async function changeProduct<T>(
 }
 
 /**
- * Several products of a website changed together, inside the caller's transaction, which may do
- * more in it before (such as keep an idempotency key) but not after: this stamps the changes
- * (see stamp()). The rows are locked in id order, so two such changes over overlapping products
- * wait for each other instead of deadlocking, and every changeProduct of those products waits
- * too. `change` receives the products found, in id order (a product missing here was deleted:
- * the caller decides what that means), and names the products it changed; each of those gets
- * changeProduct's bookkeeping, the others none. Call the returned announce() once the
- * transaction has committed.
+ * Several products' stock changed together, inside the caller's transaction (an order taking
+ * stock, a restock, an inventory adjustment), which may do more in it before but not after:
+ * this stamps the changes (see stamp()). The rows are locked in id order, so two such changes
+ * over overlapping products wait for each other instead of deadlocking, and every changeProduct
+ * of those products waits too. `change` receives the products found, in id order (a product
+ * missing here was deleted: the caller decides what that means), and names the products it
+ * changed; each of those gets product.update and a new modifiedOn, the others nothing. Call the
+ * returned announce() once the transaction has committed.
  */
 export async function changeProducts<T>(
   trx: Db,
@@ -119,13 +119,52 @@ export async function changeProducts<T>(
   productIds: string[],
   change: (products: ProductsTable[]) => Promise<{ changed: Iterable<string>; result: T }>,
 ): Promise<{ result: T; announce: () => void }> {
-  const products = await repo.lockProducts(trx, websiteId, [...new Set(productIds)].sort());
-  const { changed, result } = await change(products);
+  const { result, products } = await changeProductsUnstamped(trx, deps, websiteId, productIds, change);
+  const [stamps] = await stampTables(trx, deps.clock, websiteId, [products.part]);
+  return { result, announce: products.stamped(stamps!) };
+}
+
+/** Products whose stock changed, recorded, waiting for their stamps. */
+export interface UnstampedProducts {
+  /** Their part of the transaction's stamps, which the caller takes last (stampTables). */
+  part: StampPart<'products'>;
+  /** Given the stamps of that part: what to do once the transaction has committed. */
+  stamped: (stamps: Date[]) => () => void;
+}
+
+/**
+ * changeProducts(), leaving the stamps to the caller, which takes them with its own rows' in one
+ * statement as its transaction's last work: placing an order locks its products as late as it
+ * can, since every order of them waits for those locks until the commit.
+ */
+export async function changeProductsUnstamped<T>(
+  trx: Db,
+  deps: CatalogDeps,
+  websiteId: string,
+  productIds: string[],
+  change: (products: ProductsTable[]) => Promise<{ changed: Iterable<string>; result: T }>,
+): Promise<{ result: T; products: UnstampedProducts }> {
+  const locked = await repo.lockProducts(trx, websiteId, [...new Set(productIds)].sort());
+  const { changed, result } = await change(locked);
   const ids = new Set(changed);
-  const pending: Pending[] = [];
-  for (const product of products) {
-    if (ids.has(product.id)) pending.push(await record(trx, deps, websiteId, product, {}));
-  }
-  const recorded = await stamp(trx, deps, websiteId, pending);
-  return { result, announce: () => announce(deps, websiteId, recorded) };
+  const changedIds = locked.filter((product) => ids.has(product.id)).map((product) => product.id);
+  // A change of stock leaves the names, tags and SKUs, so the search text, as they were.
+  const notified = await emitAll(
+    trx,
+    deps,
+    websiteId,
+    changedIds.map((productId) => ({ websiteId, topic: 'product.update' as const, data: { productId } })),
+  );
+  return {
+    result,
+    products: {
+      part: { table: 'products', ids: changedIds },
+      stamped: (stamps) => () =>
+        announce(
+          deps,
+          websiteId,
+          changedIds.map((productId, i) => ({ productId, notified, version: stamps[i]!.getTime() })),
+        ),
+    },
+  };
 }

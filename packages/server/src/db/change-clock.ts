@@ -34,25 +34,44 @@ const ID_TYPES: Record<keyof Stamped, string> = {
   transaction_documents: 'uuid',
 };
 
+/** Rows of one table to stamp, with the columns the stamp sets (`modified_on` when not given). */
+export interface StampPart<T extends keyof Stamped = keyof Stamped> {
+  table: T;
+  ids: string[];
+  columns?: Stamped[T][];
+}
+
 /**
- * Stamps these rows (text ids) of the website, each later than every stamp the website's clock
- * gave before, increasing in the order given; returns the stamps. One statement: the clock's row
- * lock is held from it to the commit, while other writers of the website wait, so call it as the
- * last work of the transaction, on rows it has already written.
+ * Stamps these rows of the website, each later than every stamp the website's clock gave before,
+ * increasing in the order given, the parts one after the other (one part a table); returns each
+ * part's stamps, in the order of its ids. One statement: the clock's row lock is held from it to
+ * the commit, while other writers of the website wait, so call it as the last work of the
+ * transaction, on rows it has already written.
  */
-export async function stampRows<T extends keyof Stamped>(
+export async function stampTables(
   trx: Db,
   clock: Clock,
   websiteId: string,
-  table: T,
-  ids: string[],
-  columns: Stamped[T][] = ['modified_on'],
-): Promise<Date[]> {
-  const count = ids.length;
-  if (count === 0) return [];
-  const set = sql.join(columns.map((column) => sql`${sql.ref(column)} = stamps.stamp`));
+  parts: StampPart[],
+): Promise<Date[][]> {
+  const count = parts.reduce((sum, part) => sum + part.ids.length, 0);
+  if (count === 0) return parts.map(() => []);
+  const updates = parts.flatMap(({ table, ids, columns = ['modified_on'] }, k) => {
+    if (ids.length === 0) return [];
+    const set = sql.join(columns.map((column) => sql`${sql.ref(column)} = stamps.stamp`));
+    return [
+      sql`${sql.raw(`u${k}`)} AS (
+        UPDATE ${sql.table(table)} AS t SET ${set} FROM stamps
+        WHERE stamps.part = ${k}::int4 AND t.id = stamps.id::${sql.raw(ID_TYPES[table])}
+        RETURNING stamps.part, stamps.id, stamps.stamp)`,
+    ];
+  });
+  const returned = sql.join(
+    parts.flatMap((part, k) => (part.ids.length ? [sql`SELECT * FROM ${sql.raw(`u${k}`)}`] : [])),
+    sql` UNION ALL `,
+  );
   // A website without a clock row (new, or filled by a bulk load) starts past its newest change.
-  const { rows } = await sql<{ id: string; stamp: Date }>`
+  const { rows } = await sql<{ part: number; id: string; stamp: Date }>`
     WITH clock AS (
       INSERT INTO change_clocks AS c (website_id, stamp)
       VALUES (${websiteId}, greatest(${clock.now(websiteId)}::timestamptz,
@@ -63,13 +82,26 @@ export async function stampRows<T extends keyof Stamped>(
       ON CONFLICT (website_id) DO UPDATE SET stamp = greatest(excluded.stamp, c.stamp + ${count}::int4 * interval '1 ms')
       RETURNING stamp AS last
     ), stamps AS (
-      SELECT s.id, clock.last - (${count}::int4 - s.n) * interval '1 ms' AS stamp
-      FROM clock, unnest(${ids}::text[]) WITH ORDINALITY AS s(id, n)
-    )
-    UPDATE ${sql.table(table)} AS t SET ${set} FROM stamps WHERE t.id = stamps.id::${sql.raw(ID_TYPES[table])}
-    RETURNING stamps.id, stamps.stamp`.execute(trx);
-  const stamps = new Map(rows.map((row) => [row.id, row.stamp]));
-  return ids.map((id) => stamps.get(id)!);
+      SELECT s.part, s.id, clock.last - (${count}::int4 - s.n) * interval '1 ms' AS stamp
+      FROM clock, unnest(${parts.flatMap((part, k) => part.ids.map(() => k))}::int4[],
+                         ${parts.flatMap((part) => part.ids)}::text[]) WITH ORDINALITY AS s(part, id, n)
+    ), ${sql.join(updates)}
+    ${returned}`.execute(trx);
+  const stamps = new Map(rows.map((row) => [`${row.part}:${row.id}`, row.stamp]));
+  return parts.map((part, k) => part.ids.map((id) => stamps.get(`${k}:${id}`)!));
+}
+
+/** stampTables() of one table's rows. */
+export async function stampRows<T extends keyof Stamped>(
+  trx: Db,
+  clock: Clock,
+  websiteId: string,
+  table: T,
+  ids: string[],
+  columns: Stamped[T][] = ['modified_on'],
+): Promise<Date[]> {
+  const [stamps] = await stampTables(trx, clock, websiteId, [{ table, ids, columns } as StampPart]);
+  return stamps!;
 }
 
 /** How far ahead of the website's time a window's end may be for closeWindow() to close it. */

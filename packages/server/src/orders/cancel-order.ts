@@ -71,7 +71,6 @@ export async function cancelOrder(
     // Everything is written before the stamps, which take the website's change clock last.
     const write = async () => {
       await repo.updateOrder(trx, orderId, { fulfillment_status: 'CANCELED' });
-      if (order.customer_id) await recountOrders(trx, websiteId, order.customer_id);
       await returnRedemptions(trx, websiteId, orderId);
       notified = await emit(trx, deps, {
         websiteId,
@@ -85,6 +84,8 @@ export async function cancelOrder(
         const everything = { full: true, restock: false, lines: [], shipping: false, otherMinor: 0 };
         refund = await refundLocked(trx, deps, order, everything);
       }
+      // After the refund's gift cards, as a checkout takes a gift card before the buyer's profile.
+      if (order.customer_id) await recountOrders(trx, websiteId, order.customer_id);
       const documentId = await voidOrderDocument(trx, websiteId, orderId);
       if (documentId) documents.push(documentId);
     };

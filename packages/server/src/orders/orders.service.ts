@@ -10,7 +10,7 @@ import { toOrder } from './order-document.ts';
 import { checkOrderId } from './orders.read.ts';
 import { emailBuyer } from './order-emails.ts';
 import * as repo from './orders.repo.ts';
-import { placeOrder, type OrderDeps, type OrderDraft, type Placed } from './place-order.ts';
+import { placeOrder, type OrderDeps, type OrderDraft, type OrderHooks, type Placed } from './place-order.ts';
 
 const HOUR_MS = 3600_000;
 
@@ -69,25 +69,23 @@ export async function importOrder(
       const [row] = await repo.selectOrders(trx, websiteId, [(earlier as { order_id: string }).order_id]);
       return JSON.stringify({ ...toOrder(row!), idempotencyKey: key });
     }
-    // Kept with the order, before it is stamped; counted with the others under the order number.
-    const admit = async (orderId: string) => {
-      await repo.saveImportKey(trx, {
-        ...keyRow,
-        request_digest: digest,
-        order_id: orderId,
-        created_at: now,
-      });
-      if (!caller.startsWith('key:')) return;
-      const recent = await repo.recentKeyImports(trx, websiteId, new Date(now.getTime() - HOUR_MS));
-      if (recent.count > deps.orderImportsPerHour) {
-        const freeAt = (recent.oldest?.getTime() ?? now.getTime()) + HOUR_MS;
-        throw new RateLimited(
-          `this website's API keys imported ${deps.orderImportsPerHour} orders in the last hour, the limit; retry later`,
-          Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)),
-        );
-      }
+    // Kept with the order; counted with the others under the order number, so exactly.
+    const hooks: OrderHooks = {
+      written: (orderId) =>
+        repo.saveImportKey(trx, { ...keyRow, request_digest: digest, order_id: orderId, created_at: now }),
+      numbered: async () => {
+        if (!caller.startsWith('key:')) return;
+        const recent = await repo.recentKeyImports(trx, websiteId, new Date(now.getTime() - HOUR_MS));
+        if (recent.count > deps.orderImportsPerHour) {
+          const freeAt = (recent.oldest?.getTime() ?? now.getTime()) + HOUR_MS;
+          throw new RateLimited(
+            `this website's API keys imported ${deps.orderImportsPerHour} orders in the last hour, the limit; retry later`,
+            Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)),
+          );
+        }
+      },
     };
-    const placed = await placeOrder(trx, deps, { id: websiteId, currency }, draft, admit);
+    const placed = await placeOrder(trx, deps, { id: websiteId, currency }, draft, hooks);
     announce = placed.announce;
     return JSON.stringify({ ...placed.json, idempotencyKey: key });
   });

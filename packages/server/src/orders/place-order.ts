@@ -1,8 +1,8 @@
-import { lockVariants, updateStock } from '../catalog/inventory/inventory.repo.ts';
+import { lockVariants, takeStockWhereEnough } from '../catalog/inventory/inventory.repo.ts';
 import { imageUrl } from '../catalog/products.mapper.ts';
-import { changeProducts } from '../catalog/product-changes.ts';
+import { changeProductsUnstamped } from '../catalog/product-changes.ts';
 import type { CatalogDeps } from '../catalog/products.service.ts';
-import { stampRows } from '../db/change-clock.ts';
+import { stampTables } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import { Conflict, ValidationError } from '../shared/errors.ts';
 import { recordBuyerContact } from '../customers/buyer-contact.ts';
@@ -134,9 +134,10 @@ function catalogLine(
 }
 
 /**
- * Takes the lines' quantities from their variants' stock, under the products' and variants'
- * row locks, so concurrent orders and adjustments of the same variants apply one at a time and
- * stock never goes below zero. Unlimited stock is left as it is. Returns the products changed.
+ * Takes the lines' quantities from their variants' stock, under the products' row locks
+ * (changeProducts), so concurrent orders and adjustments of the same variants apply one at a
+ * time and stock never goes below zero: one statement where every variant has enough, the usual
+ * case. Unlimited stock is left as it is. Returns the products changed.
  */
 async function takeStock(trx: Db, websiteId: string, lines: Omit<OrderLine, 'id'>[]): Promise<string[]> {
   const wanted = new Map<string, { quantity: number; field: string }>();
@@ -146,23 +147,26 @@ async function takeStock(trx: Db, websiteId: string, lines: Omit<OrderLine, 'id'
     entry.quantity += line.quantity;
     wanted.set(line.variantId, entry);
   }
-  const locked = await lockVariants(trx, websiteId, [...wanted.keys()]);
-  const writes = [];
-  for (const [id, { quantity, field }] of wanted) {
+  const taken = await takeStockWhereEnough(
+    trx,
+    websiteId,
+    [...wanted].map(([id, { quantity }]) => ({ id, quantity })),
+  );
+  const left = [...wanted.keys()].filter((id) => !taken.some((t) => t.id === id));
+  // Not taken: a variant of unlimited stock, or one short or deleted meanwhile, which refuses all.
+  const locked = await lockVariants(trx, websiteId, left);
+  for (const id of left) {
+    const { quantity, field } = wanted.get(id)!;
     const variant = locked.find((v) => v.id === id);
     if (!variant) throw new ValidationError(`${field}.variantId: no variant ${id} on this website`);
     if (variant.stock_unlimited) continue;
-    if (variant.stock_quantity < quantity) {
-      throw new Conflict(
-        `${field}.variantId: variant ${id} (SKU ${variant.sku}) has ${variant.stock_quantity} in stock, ` +
-          `${quantity} ordered; nothing was ordered`,
-        'INSUFFICIENT_STOCK',
-      );
-    }
-    writes.push({ ...variant, stock_quantity: variant.stock_quantity - quantity });
+    throw new Conflict(
+      `${field}.variantId: variant ${id} (SKU ${variant.sku}) has ${variant.stock_quantity} in stock, ` +
+        `${quantity} ordered; nothing was ordered`,
+      'INSUFFICIENT_STOCK',
+    );
   }
-  await updateStock(trx, writes);
-  return writes.map((w) => w.product_id);
+  return taken.map((t) => t.product_id);
 }
 
 /**
@@ -204,19 +208,36 @@ export interface Placed {
   announce: () => void;
 }
 
+/** What a channel does in the placing transaction, at its two moments. */
+export interface OrderHooks {
+  /**
+   * Runs once the order's own rows are written, before its stock is taken: what is kept with the
+   * order (an idempotency key, a discount's redemption, a gift card's spending).
+   */
+  written?: (orderId: string) => Promise<void>;
+  /**
+   * Runs once the order is numbered, under the number's lock: a check that counts the website's
+   * orders there is exact, and a refusal from it places nothing.
+   */
+  numbered?: (orderId: string) => Promise<void>;
+}
+
 /**
  * Places the draft in the caller's transaction, whose last work this is (the changes are stamped
- * here: db/change-clock.ts). The order is numbered after all else but the stamps, since the
- * number's lock is held to the commit and every order of the website waits for it; it is taken
- * before the clock's, always. `admit` runs once the order is numbered: a check that counts the
- * website's orders there is exact, and a refusal from it places nothing.
+ * here: db/change-clock.ts). Every order of a website waits for the locks taken last, so they
+ * come in this order, as late as they can: first the order's own rows (its buyer's profile, the
+ * order unnumbered, its transaction document, `order.create`, the channel's `written` work), then
+ * its products' and variants' locks to take the stock, then the website's order number, then
+ * its change clock, the products', the order's and the document's stamps in one statement. The
+ * locks of other changes come in the same order (cancel-order.ts, refund-order.ts), so none
+ * deadlocks with an order being placed.
  */
 export async function placeOrder(
   trx: Db,
   deps: OrderDeps,
   website: { id: string; currency: string },
   draft: OrderDraft,
-  admit?: (orderId: string) => Promise<void>,
+  hooks: OrderHooks = {},
 ): Promise<Placed> {
   const { lines: draftLines, deductStock, ...rest } = draft;
   const ids = draftLines.flatMap((l) =>
@@ -239,87 +260,73 @@ export async function placeOrder(
   );
   const takesStock = deductStock && lines.some((l) => l.variantId);
 
-  const write = async (): Promise<{
-    order: PlacedOrder;
-    documentId: string;
-    notified: number;
-    emailed: boolean;
-    giftCards: IssuedGiftCard[];
-  }> => {
-    // The buyer is a contact too (customers/buyer-contact.ts), with its webhooks.
-    const buyer = rest.customerEmail
-      ? await recordBuyerContact(
+  // The buyer is a contact too (customers/buyer-contact.ts), with its webhooks.
+  const buyer = rest.customerEmail
+    ? await recordBuyerContact(
+        trx,
+        deps,
+        website.id,
+        {
+          email: rest.customerEmail,
+          firstName: rest.billingAddress?.firstName ?? rest.shippingAddress?.firstName ?? null,
+          lastName: rest.billingAddress?.lastName ?? rest.shippingAddress?.lastName ?? null,
+          address: rest.billingAddress ?? rest.shippingAddress,
+          orderTotalMinor: rest.grandTotalMinor,
+          placedOn: rest.placedOn,
+        },
+        rest.shippingAddress,
+      )
+    : null;
+  const unnumbered: PlacedOrder = {
+    ...rest,
+    id: deps.ids.objectId(),
+    websiteId: website.id,
+    currency: website.currency,
+    orderNumber: 0,
+    createdOn: rest.createdOn ?? rest.placedOn.toISOString(),
+    customerId: buyer?.id ?? null,
+    lineItems: lines.map((line) => ({ ...line, id: deps.ids.objectId() })),
+  };
+  await repo.insertOrder(trx, orderRow(unnumbered, takesStock));
+  const documentId = await recordTransaction(trx, deps, unnumbered);
+  const notified =
+    (buyer?.notified ?? 0) +
+    (await emit(trx, deps, {
+      websiteId: website.id,
+      topic: 'order.create',
+      data: { orderId: unnumbered.id },
+    }));
+  await hooks.written?.(unnumbered.id);
+
+  const products = takesStock
+    ? (
+        await changeProductsUnstamped(
           trx,
           deps,
           website.id,
-          {
-            email: rest.customerEmail,
-            firstName: rest.billingAddress?.firstName ?? rest.shippingAddress?.firstName ?? null,
-            lastName: rest.billingAddress?.lastName ?? rest.shippingAddress?.lastName ?? null,
-            address: rest.billingAddress ?? rest.shippingAddress,
-            orderTotalMinor: rest.grandTotalMinor,
-            placedOn: rest.placedOn,
-          },
-          rest.shippingAddress,
+          lines.flatMap((l) => (l.productId ? [l.productId] : [])),
+          async () => ({ changed: await takeStock(trx, website.id, lines), result: undefined }),
         )
-      : null;
-    const customerId = buyer?.id ?? null;
-    const unnumbered: PlacedOrder = {
-      ...rest,
-      id: deps.ids.objectId(),
-      websiteId: website.id,
-      currency: website.currency,
-      orderNumber: 0,
-      createdOn: rest.createdOn ?? rest.placedOn.toISOString(),
-      customerId,
-      lineItems: lines.map((line) => ({ ...line, id: deps.ids.objectId() })),
-    };
-    await repo.insertOrder(trx, orderRow(unnumbered, takesStock));
-    const documentId = await recordTransaction(trx, deps, unnumbered);
-    const notified =
-      (buyer?.notified ?? 0) +
-      (await emit(trx, deps, {
-        websiteId: website.id,
-        topic: 'order.create',
-        data: { orderId: unnumbered.id },
-      }));
-    // Numbered last but for the stamps: every order of the website waits for the number.
-    const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
-    await admit?.(order.id);
-    // A paid order's gift cards are issued with it, one a unit (gift-card-lines.ts).
-    const giftCards = order.paymentState === 'PAID' ? await issueOrderGiftCards(trx, deps, order) : [];
-    const links = order.paymentState === 'PAID' ? await issueDownloadLinks(trx, deps, order) : [];
-    const emailed = await confirm(trx, deps, order, giftCards, links);
-    return { order, documentId, notified, emailed, giftCards };
-  };
+      ).products
+    : undefined;
 
-  let placed: Awaited<ReturnType<typeof write>>;
-  let announceProducts = () => {};
-  if (takesStock) {
-    const productIds = lines.flatMap((l) => (l.productId ? [l.productId] : []));
-    const changed = await changeProducts(trx, deps, website.id, productIds, async () => {
-      const changedProducts = await takeStock(trx, website.id, lines);
-      return { changed: changedProducts, result: await write() };
-    });
-    placed = changed.result;
-    announceProducts = changed.announce;
-  } else {
-    placed = await write();
-  }
-  const { order, documentId, notified, emailed, giftCards } = placed;
-  const [modifiedOn] = await stampRows(trx, deps.clock, website.id, 'orders', [order.id]);
-  await stampRows(
-    trx,
-    deps.clock,
-    website.id,
-    'transaction_documents',
-    [documentId],
-    ['created_on', 'modified_on'],
-  );
+  const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
+  await hooks.numbered?.(order.id);
+  // A paid order's gift cards are issued with it, one a unit (gift-card-lines.ts).
+  const giftCards = order.paymentState === 'PAID' ? await issueOrderGiftCards(trx, deps, order) : [];
+  const links = order.paymentState === 'PAID' ? await issueDownloadLinks(trx, deps, order) : [];
+  const emailed = await confirm(trx, deps, order, giftCards, links);
+
+  const [productStamps, orderStamps] = await stampTables(trx, deps.clock, website.id, [
+    products?.part ?? { table: 'products', ids: [] },
+    { table: 'orders', ids: [order.id] },
+    { table: 'transaction_documents', ids: [documentId], columns: ['created_on', 'modified_on'] },
+  ]);
+  const announceProducts = products?.stamped(productStamps!) ?? (() => {});
   const json = toOrder({
     ...orderColumns(order),
     fulfillments: order.fulfillments,
-    modified_on: modifiedOn!,
+    modified_on: orderStamps![0]!,
     document: orderDocument(order),
     stock_taken: takesStock,
   });

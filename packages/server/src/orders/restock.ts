@@ -52,9 +52,10 @@ async function returnStock(
 }
 
 /**
- * Runs `write` (the order's own change) and puts `quantities` back in stock, in the caller's
- * transaction, taking the catalog's locks first when there is stock to return. `announce` is for
- * after the commit.
+ * Runs `write` (the order's own change) and then puts `quantities` back in stock, in the caller's
+ * transaction: the catalog's locks come after the order's own work (its buyer's profile, gift
+ * cards), in the order placing an order takes them (place-order.ts). `announce` is for after the
+ * commit.
  */
 export async function withRestock<T>(
   trx: Db,
@@ -63,13 +64,12 @@ export async function withRestock<T>(
   quantities: Quantities,
   write: () => Promise<T>,
 ): Promise<{ result: T; restocked: number; announce: () => void }> {
-  if (quantities.size === 0) return { result: await write(), restocked: 0, announce: () => {} };
+  const result = await write();
+  if (quantities.size === 0) return { result, restocked: 0, announce: () => {} };
   const productIds = order.document.lineItems.flatMap((l) => (l.productId ? [l.productId] : []));
-  let restocked = 0;
   const changed = await changeProducts(trx, deps, order.website_id, productIds, async () => {
     const stock = await returnStock(trx, order.website_id, quantities);
-    restocked = stock.restocked;
-    return { changed: stock.changed, result: await write() };
+    return { changed: stock.changed, result: stock.restocked };
   });
-  return { result: changed.result, restocked, announce: changed.announce };
+  return { result, restocked: changed.result, announce: changed.announce };
 }

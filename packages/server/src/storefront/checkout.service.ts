@@ -277,7 +277,7 @@ export async function checkout(
       const used = priced.discountLines[0];
       // Kept beside the API's import keys; the digest records the cart, a second send of the
       // same form is answered with this order whatever it carries.
-      const admit = async (orderId: string) => {
+      const written = async (orderId: string) => {
         await saveImportKey(trx, {
           ...keyRow,
           request_digest: digest(JSON.stringify(cart)),
@@ -295,7 +295,7 @@ export async function checkout(
           });
         }
       };
-      return placeOrder(trx, deps, website, draft, admit);
+      return placeOrder(trx, deps, website, draft, { written });
     });
     if ('replayed' in result) return { placed: true, orderId: result.replayed };
     result.announce();

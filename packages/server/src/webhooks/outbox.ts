@@ -48,41 +48,57 @@ export function notificationBody(n: {
  * loses none of them (their first attempts are queued in the same transaction). Returns how
  * many were queued; the caller wakes the delivery workers after its commit when any were.
  */
-export async function emit<T extends Topic>(trx: Db, deps: OutboxDeps, event: Event<T>): Promise<number> {
-  let query = trx
+export function emit<T extends Topic>(trx: Db, deps: OutboxDeps, event: Event<T>): Promise<number> {
+  return emitAll(trx, deps, event.websiteId, [event]);
+}
+
+/** emit() of several events of one website, with one look-up of its subscriptions. */
+export async function emitAll(
+  trx: Db,
+  deps: OutboxDeps,
+  websiteId: string,
+  events: Event<Topic>[],
+): Promise<number> {
+  if (events.length === 0) return 0;
+  const topics = [...new Set(events.map((e) => e.topic))];
+  const subscriptions = await trx
     .selectFrom('webhook_subscriptions')
-    .select(['id', 'client_id', 'endpoint_url', 'secret_version'])
-    .where('website_id', '=', event.websiteId)
-    .where(sql<boolean>`${event.topic} = ANY(topics)`);
-  if (event.clientId) query = query.where('client_id', '=', event.clientId);
-  const subscriptions = await query.execute();
+    .select(['id', 'client_id', 'endpoint_url', 'secret_version', 'topics'])
+    .where('website_id', '=', websiteId)
+    .where(sql<boolean>`topics && ${topics}::text[]`)
+    .execute();
   if (subscriptions.length === 0) return 0;
 
-  const now = deps.clock.now(event.websiteId);
-  const rows: WebhookDeliveriesTable[] = subscriptions.map((s) => {
-    // The notification id is 24 hex, as the platform's (platform-surface 3); the delivery row
-    // shares it. Rows queued before keep their UUIDs: the column is text and ids are only looked up.
-    const id = deps.ids.objectId();
-    return {
-      id,
-      website_id: event.websiteId,
-      client_id: s.client_id,
-      subscription_id: s.id,
-      topic: event.topic,
-      endpoint_url: s.endpoint_url,
-      secret_version: s.secret_version,
-      body: notificationBody({ ...event, id, subscriptionId: s.id, createdOn: now }),
-      status: 'PENDING',
-      attempts: 0,
-      created_on: now,
-      retry_until: new Date(now.getTime() + RETRY_WINDOW_MS),
-      next_attempt_at: now,
-      leased_until: null,
-      completed_on: null,
-      last_status_code: null,
-      last_error: null,
-    };
-  });
+  const now = deps.clock.now(websiteId);
+  const rows: WebhookDeliveriesTable[] = events.flatMap((event) =>
+    subscriptions
+      .filter((s) => s.topics.includes(event.topic) && (!event.clientId || s.client_id === event.clientId))
+      .map((s) => {
+        // The notification id is 24 hex, as the platform's (platform-surface 3); the delivery row
+        // shares it. Rows queued before keep their UUIDs: the column is text and ids are only looked up.
+        const id = deps.ids.objectId();
+        return {
+          id,
+          website_id: websiteId,
+          client_id: s.client_id,
+          subscription_id: s.id,
+          topic: event.topic,
+          endpoint_url: s.endpoint_url,
+          secret_version: s.secret_version,
+          body: notificationBody({ ...event, id, subscriptionId: s.id, createdOn: now }),
+          status: 'PENDING',
+          attempts: 0,
+          created_on: now,
+          retry_until: new Date(now.getTime() + RETRY_WINDOW_MS),
+          next_attempt_at: now,
+          leased_until: null,
+          completed_on: null,
+          last_status_code: null,
+          last_error: null,
+        };
+      }),
+  );
+  if (rows.length === 0) return 0;
   await trx.insertInto('webhook_deliveries').values(rows).execute();
   await deps.jobs.enqueueDeliveries(
     trx,

@@ -97,6 +97,26 @@ export async function updateStock(db: Db, stocks: (Stock & { id: string })[]): P
     WHERE variants.id = s.id`.execute(db);
 }
 
+/**
+ * Takes these quantities from the variants of limited stock that have enough, in one statement;
+ * returns those taken from. A variant of unlimited stock, short of stock or not of the website is
+ * left as it was. Under the products' locks, as every change of stock.
+ */
+export async function takeStockWhereEnough(
+  db: Db,
+  websiteId: string,
+  wanted: { id: string; quantity: number }[],
+): Promise<{ id: string; product_id: string }[]> {
+  if (wanted.length === 0) return [];
+  const { rows } = await sql<{ id: string; product_id: string }>`
+    UPDATE variants SET stock_quantity = variants.stock_quantity - w.quantity
+    FROM unnest(${wanted.map((w) => w.id)}::uuid[], ${wanted.map((w) => w.quantity)}::int4[]) AS w(id, quantity)
+    WHERE variants.id = w.id AND variants.website_id = ${websiteId}
+      AND NOT variants.stock_unlimited AND variants.stock_quantity >= w.quantity
+    RETURNING variants.id, variants.product_id`.execute(db);
+  return rows;
+}
+
 /** Keeps the key of an applied adjustment; replaces an expired row the sweep has not reached yet. */
 export async function saveKey(db: Db, row: InventoryAdjustmentKeysTable): Promise<void> {
   await db
