@@ -63,9 +63,11 @@ async function main(): Promise<number> {
         ? path.join(here, only)
         : path.resolve(only);
     const files = testFiles(target);
+    // Three files at once on two cores: the suite waits on processes, PostgreSQL and Chromium as
+    // much as it computes (1.3 cores busy on average at two at once), and ran 9% faster than at two.
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-concurrency=2', ...runnerOptions, ...files],
+      ['--import', 'tsx', '--test', '--test-concurrency=3', ...runnerOptions, ...files],
       {
         stdio: 'inherit',
         env: { ...process.env, EMPORIUM_TEST_SERVER: serverUrl, EMPORIUM_TEST_TEMPLATE: template },
