@@ -33,8 +33,8 @@ export interface PaidWebOrder {
   /** The discount priced for this cart (discount-pricing.ts `priceCart`); none when absent. */
   discount?: OrderDiscount;
   /**
-   * What a gift card pays, first, up to the total (checkout.service.ts); the card pays the rest,
-   * and nothing when the gift card covers it all.
+   * What a gift card pays, first, up to the total (storefront/checkout-gift-card.ts); the card
+   * pays the rest, and nothing when the gift card covers it all.
    */
   giftCard?: Omit<GiftCardPayment, 'paidOn'>;
 }

@@ -14,8 +14,9 @@ import {
   type CheckoutErrors,
   type CheckoutForm,
 } from './checkout-form.ts';
-import { lockGiftCardForSpending, spendGiftCard } from '../giftcards/gift-cards.service.ts';
-import type { GiftCardRow } from '../giftcards/gift-cards.repo.ts';
+import { spendGiftCard } from '../giftcards/gift-cards.service.ts';
+import { lockedGiftCard, type GiftCardSpend } from './checkout-gift-card.ts';
+import { Refused, type Shown } from './checkout-refusal.ts';
 import { lockCheckoutKey } from './checkout.repo.ts';
 import { orderDiscount, priceStoreCart } from './checkout-pricing.ts';
 import { lockDiscounts, insertRedemption } from '../discounts/discount-redemptions.repo.ts';
@@ -46,13 +47,6 @@ export type CheckoutOutcome =
       cart?: Cart;
     };
 
-/** What the page showed, in minor units, when the form said it: never charged more than shown. */
-export interface Shown {
-  totalMinor?: number;
-  /** What the applied gift card was shown to pay (checkout-gift-card.ts). */
-  giftCardPaysMinor?: number;
-}
-
 /** One send of the checkout form: its key, made with the form, and the browser's store token. */
 export interface Attempt {
   key: string;
@@ -63,77 +57,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A key as the checkout form is given one: a UUID. */
 export const isAttemptKey = (key: string) => UUID.test(key);
-
-/** A refusal found inside the transaction: it rolls back, and the shopper is told `message`. */
-class Refused extends Error {
-  constructor(
-    message: string,
-    readonly cart?: Cart,
-    /** By field, when the refusal is about one (the gift card's code). */
-    readonly errors: CheckoutErrors = {},
-  ) {
-    super(message);
-  }
-}
-
-/** A gift card's part of the order: the card locked for its spending, and what it pays. */
-interface GiftCardSpend {
-  card: GiftCardRow;
-  amountMinor: number;
-  redemptionId: string;
-}
-
-/**
- * The gift card named in the form, locked for the rest of the transaction, and what it pays: its
- * balance, up to the total. Refused, with nothing charged, when it cannot pay (an unknown code,
- * another site's, a disabled card, no balance left: a card spent meanwhile waits on the lock and
- * then finds its balance taken), when it now pays less than the page showed (so the card would be
- * charged more than shown), and when it leaves a rest and no card was given.
- */
-async function lockedGiftCard(
-  trx: Db,
-  deps: OrderDeps,
-  website: { id: string; currency: string },
-  form: CheckoutForm,
-  totalMinor: number,
-  hasCard: boolean,
-  shown: Shown,
-): Promise<GiftCardSpend | undefined> {
-  if (!form.giftCardCode.trim()) return undefined;
-  let card: GiftCardRow;
-  try {
-    card = await lockGiftCardForSpending(trx, website.id, form.giftCardCode);
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    throw new Refused(`${error.message} Nothing was charged.`, undefined, { giftCardCode: error.message });
-  }
-  const amountMinor = Math.min(card.balance_minor, totalMinor);
-  if (cardPaysMoreThanShown(shown, totalMinor, amountMinor)) {
-    const pays = money(amountMinor, website.currency);
-    const before = money(shown.giftCardPaysMinor!, website.currency);
-    const message =
-      `This gift card's balance is now ${money(card.balance_minor, website.currency)}, so it pays ${pays}, ` +
-      `not the ${before} shown. Apply it again to see what the card pays.`;
-    throw new Refused(`${message} Nothing was charged.`, undefined, { giftCardCode: message });
-  }
-  if (!hasCard && amountMinor < totalMinor) {
-    const balance = money(card.balance_minor, website.currency);
-    const rest = money(totalMinor - amountMinor, website.currency);
-    const message = `This gift card's balance is ${balance}: enter a card to pay the other ${rest}.`;
-    throw new Refused(`${message} Nothing was charged.`, undefined, { cardNumber: message });
-  }
-  return amountMinor > 0 ? { card, amountMinor, redemptionId: deps.ids.objectId() } : undefined;
-}
-
-/**
- * Whether the card would now pay more than the page showed it paying (the total shown less what
- * the gift card was shown to pay): a gift card paying less only because the total fell is not.
- */
-function cardPaysMoreThanShown(shown: Shown, totalMinor: number, giftCardMinor: number): boolean {
-  if (shown.giftCardPaysMinor === undefined) return false;
-  if (shown.totalMinor === undefined) return giftCardMinor < shown.giftCardPaysMinor;
-  return totalMinor - giftCardMinor > shown.totalMinor - shown.giftCardPaysMinor;
-}
 
 /** Why this cart cannot be ordered as it stands, if it cannot. */
 function cartProblem(view: CartView): Refused | undefined {
