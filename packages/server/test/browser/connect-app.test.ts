@@ -11,12 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startApp, type RunningApp } from '../../../../examples/connect-app/src/app.ts';
 import { freePort } from '../../src/shared/net.ts';
 import { createClient } from '../../src/oauth/clients.service.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import { browserApp, screenshot, skipWithoutChromium } from '../helpers/chromium.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
 const skip = skipWithoutChromium;
@@ -30,13 +30,11 @@ let email: string;
 let connectApp: RunningApp;
 let dataDir: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin, webhookWorkers: 1 });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp({ webhookWorkers: 1 }));
 
   site = await ctx.site();
   email = await ownerEmailOf(ctx, site);
@@ -75,23 +73,13 @@ before(async () => {
     appUrl,
     dataFile: path.join(dataDir, 'data.json'),
   });
-
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser?.close();
   await connectApp?.close();
-  await ctx?.close();
+  await close?.();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
 
 test(
   'the example app: connect (Deny, then Allow), list products, forget the site on revoke',

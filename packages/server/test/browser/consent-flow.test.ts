@@ -6,23 +6,19 @@
  * skipped with a message saying so.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { freePort } from '../../src/shared/net.ts';
 import { TOKEN_PATH } from '../../src/oauth/token.routes.ts';
 import { AUTHORIZE_PATH } from '../../src/admin/consent.routes.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
-import { testApp, type TestContext } from '../helpers/test-app.ts';
+import { browserApp, screenshot, skipWithoutChromium } from '../helpers/chromium.ts';
 
 const skip = skipWithoutChromium;
 
-let ctx: TestContext;
 let origin: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 let receiver: http.Server;
 let callback: string;
 /** What the app's redirect URI received, in order. */
@@ -30,10 +26,7 @@ const received: URLSearchParams[] = [];
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ origin, browser, close } = await browserApp());
   receiver = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/callback') received.push(url.searchParams); // not the browser's /favicon.ico
@@ -41,21 +34,12 @@ before(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   callback = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/callback`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser.close();
   await new Promise((resolve) => receiver.close(resolve));
-  await ctx.close();
+  await close?.();
 });
-
-async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
 
 /** A page that gives up on a missing element in 10 s rather than Playwright's 30. */
 async function newPage(): Promise<Page> {

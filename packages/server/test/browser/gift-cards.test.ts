@@ -8,17 +8,20 @@
  * wider than a phone's 390 px window. Skipped without Chromium, like the other browser tests.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../../src/shared/net.ts';
-import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import type { Browser, Page } from 'playwright-core';
+import {
+  accessible,
+  browserApp,
+  type Diagnostics,
+  fitsPhone,
+  screenshot,
+  skipWithoutChromium,
+} from '../helpers/chromium.ts';
 import { CODE, giftCardProduct } from '../helpers/gift-cards.ts';
 import { ownerEmailOf } from '../helpers/owner-pages.ts';
 import { shirt } from '../helpers/shopper.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 
 const skip = skipWithoutChromium;
 
@@ -26,42 +29,24 @@ let ctx: TestContext;
 let origin: string;
 let site: Site;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp());
   site = await ctx.site();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser.close();
-  await ctx.close();
+  await close?.();
 });
-
-type Diagnostics = { diagnostic(message: string): void };
-
-async function screenshot(page: Page, name: string, t: Diagnostics) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
 
 /** axe-core on the page; with `phone`, then no wider than a 390 px window too. */
 async function checked(page: Page, t: Diagnostics, label: string, phone = false) {
-  const failing = await axeViolations(page, t, label);
-  assert.deepEqual(failing, [], `${label}: ${JSON.stringify(failing)}`);
-  await screenshot(page, `gift-cards-${label.replaceAll(' ', '-')}`, t);
-  if (!phone) return;
-  await page.setViewportSize({ width: 390, height: 844 });
-  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  assert.ok(widths[0]! <= widths[1]!, `${label}: ${widths[0]} px wide in a 390 px window`);
-  await screenshot(page, `gift-cards-${label.replaceAll(' ', '-')}-390`, t);
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await accessible(page, t, label);
+  const name = `gift-cards-${label.replaceAll(' ', '-')}`;
+  await screenshot(page, name, t);
+  if (phone) await fitsPhone(page, t, label, `${name}-390`);
 }
 
 const ADDRESS: [string, string][] = [

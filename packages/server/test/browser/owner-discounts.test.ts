@@ -7,14 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createOrder } from '../../src/orders/orders.service.ts';
-import { freePort } from '../../src/shared/net.ts';
-import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, skipWithoutChromium } from '../helpers/chromium.ts';
+import { accessible, browserApp, skipWithoutChromium } from '../helpers/chromium.ts';
 import { address, addEntry } from '../helpers/contacts.ts';
 import { nativeDraft } from '../helpers/orders.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
 const skip = skipWithoutChromium;
@@ -24,27 +22,18 @@ let origin: string;
 let site: Site;
 let email: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp());
   site = await ctx.site();
   email = await ownerEmailOf(ctx, site);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
 });
 after(async () => {
   if (skip) return;
-  await browser?.close();
-  await ctx?.close();
+  await close?.();
 });
-
-async function accessible(page: Page, t: { diagnostic(message: string): void }, label: string) {
-  const failing = await axeViolations(page, t, label);
-  assert.deepEqual(failing, [], `${label}: no serious or critical axe-core violations`);
-}
 
 /** The label of the element that has the focus, to follow Tab through the form. */
 const focused = (page: Page) =>

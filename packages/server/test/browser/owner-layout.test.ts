@@ -8,22 +8,19 @@
  * other browser tests.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { createOrder } from '../../src/orders/orders.service.ts';
-import { freePort } from '../../src/shared/net.ts';
 import { createClient } from '../../src/oauth/clients.service.ts';
 import { AUTHORIZE_PATH } from '../../src/admin/consent.routes.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { createDiscount } from '../helpers/checkout-discounts.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { browserApp, screenshot, skipWithoutChromium } from '../helpers/chromium.ts';
 import { address, addEntry, contactBody, createContact } from '../helpers/contacts.ts';
 import { createProduct, money, physical, variant } from '../helpers/factories.ts';
 import { basic } from '../helpers/oauth.ts';
 import { nativeDraft, ORDERS } from '../helpers/orders.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 import { connectApp, Receiver } from '../helpers/webhooks.ts';
 
 const skip = skipWithoutChromium;
@@ -41,6 +38,7 @@ let ctx: TestContext;
 let origin: string;
 let site: Site;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 /** The signed-in owner's browser, and one that is signed out for the sign-in pages. */
 let owner: BrowserContext;
 let visitor: BrowserContext;
@@ -84,10 +82,7 @@ async function order(email: string, variants: string[], daysAgo: number) {
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin, webhookWorkers: 1 });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp({ webhookWorkers: 1 }));
   site = await ctx.site();
   const { owner_id } = await ctx.db
     .selectFrom('websites')
@@ -207,8 +202,6 @@ before(async () => {
   }
   await receiver.got(2);
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
   visitor = await browser.newContext();
   owner = await browser.newContext();
   const page = await owner.newPage();
@@ -221,9 +214,8 @@ before(async () => {
 });
 after(async () => {
   if (skip) return;
-  await browser?.close();
   await receiver?.stop();
-  await ctx?.close();
+  await close?.();
 });
 
 /**
@@ -273,12 +265,6 @@ function misfits(laptop: boolean): string[] {
       `${el.tagName.toLowerCase()}${[...el.classList].map((c) => `.${c}`).join('')} ` +
       `"${(el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}": ${what}`,
   );
-}
-
-async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
 }
 
 /** An owner page; `url` is read once the seeding is done. */

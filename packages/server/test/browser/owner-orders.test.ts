@@ -6,17 +6,13 @@
  * without Chromium, like the other browser tests.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createOrder } from '../../src/orders/orders.service.ts';
-import { freePort } from '../../src/shared/net.ts';
-import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { accessible, browserApp, screenshot, skipWithoutChromium } from '../helpers/chromium.ts';
 import { createProduct, money, physical, variant } from '../helpers/factories.ts';
 import { nativeDraft, ORDERS } from '../helpers/orders.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 import { connectApp, Receiver } from '../helpers/webhooks.ts';
 import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
@@ -27,16 +23,14 @@ let origin: string;
 let site: Site;
 let email: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 let receiver: Receiver;
 let variantId: string;
 const DAY = 86_400_000;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin, webhookWorkers: 1 });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp({ webhookWorkers: 1 }));
   receiver = await new Receiver().start();
   const connected = await connectApp(ctx, ['website.orders']);
   site = connected.site;
@@ -62,14 +56,11 @@ before(async () => {
     }),
   );
   variantId = mug.variants[0].id;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser?.close();
   await receiver?.stop();
-  await ctx?.close();
+  await close?.();
 });
 
 /** A storefront-like order of `quantity` mugs, placed `daysAgo` days before now, to Ada. */
@@ -106,17 +97,6 @@ async function order(quantity: number, daysAgo: number) {
     grandTotalMinor: total,
   });
   return (await createOrder(ctx.api, site.websiteId, draft)).order;
-}
-
-async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
-
-async function accessible(page: Page, t: { diagnostic(message: string): void }, label: string) {
-  const failing = await axeViolations(page, t, label);
-  assert.deepEqual(failing, [], `${label}: no serious or critical axe-core violations`);
 }
 
 test(

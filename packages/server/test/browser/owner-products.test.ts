@@ -6,17 +6,14 @@
  * each page. Skipped without Chromium, like the other browser tests.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { freePort } from '../../src/shared/net.ts';
 import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { browserApp, screenshot, skipWithoutChromium } from '../helpers/chromium.ts';
 import { createProduct, money, physical, variant } from '../helpers/factories.ts';
 import { apiProduct } from '../helpers/owner-products.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 import { connectApp, Receiver } from '../helpers/webhooks.ts';
 import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
@@ -27,16 +24,14 @@ let origin: string;
 let site: Site;
 let email: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 let productId: string;
 /** A subscribed app's endpoint for product.update. */
 let receiver: Receiver;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin, imageWorkers: 1, webhookWorkers: 1 });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp({ imageWorkers: 1, webhookWorkers: 1 }));
   // The site has an app connected that subscribed to product.update, as an app developer's would.
   const connected = await connectApp(ctx, ['website.products']);
   site = connected.site;
@@ -57,21 +52,12 @@ before(async () => {
   );
   productId = shirt.id;
   await createProduct(site, physical(site, { name: 'Blue Mug', variants: [variant('MUG-1')] }));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser?.close();
   await receiver?.stop();
-  await ctx?.close();
+  await close?.();
 });
-
-async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
 
 /** Presses Tab until the focused element's text is `name`; fails after `limit` presses. */
 async function tabTo(page: Page, name: string, limit = 40): Promise<void> {

@@ -8,17 +8,20 @@
  * Screenshots of each step. Skipped without Chromium, like the other browser tests.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createOrder } from '../../src/orders/orders.service.ts';
-import { freePort } from '../../src/shared/net.ts';
-import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import {
+  accessible,
+  browserApp,
+  type Diagnostics,
+  fitsPhone,
+  screenshot,
+  skipWithoutChromium,
+} from '../helpers/chromium.ts';
 import { createProduct, money, physical, variant } from '../helpers/factories.ts';
 import { nativeDraft, ORDERS } from '../helpers/orders.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 import { connectApp, Receiver } from '../helpers/webhooks.ts';
 import { ownerEmailOf } from '../helpers/owner-pages.ts';
 
@@ -30,15 +33,13 @@ let origin: string;
 let site: Site;
 let email: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 let receiver: Receiver;
 let variantId: string;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin, webhookWorkers: 1 });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp({ webhookWorkers: 1 }));
   receiver = await new Receiver().start();
   const connected = await connectApp(ctx, ['website.orders', 'website.inventory.read']);
   site = connected.site;
@@ -62,14 +63,11 @@ before(async () => {
     }),
   );
   variantId = mug.variants[0].id;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser?.close();
   await receiver?.stop();
-  await ctx?.close();
+  await close?.();
 });
 
 /**
@@ -127,21 +125,10 @@ async function stock(): Promise<number> {
   return res.json().inventory[0].quantity;
 }
 
-async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
-
 /** axe-core on the page at a laptop's width, then no wider than a phone's window at 390 px. */
-async function checked(page: Page, t: { diagnostic(message: string): void }, label: string) {
-  const failing = await axeViolations(page, t, label);
-  assert.deepEqual(failing, [], `${label}: no serious or critical axe-core violations`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  assert.ok(widths[0]! <= widths[1]!, `${label}: ${widths[0]} px wide in a 390 px window`);
-  await screenshot(page, `owner-refund-${label.replaceAll(' ', '-')}-390`, t);
-  await page.setViewportSize({ width: 1280, height: 800 });
+async function checked(page: Page, t: Diagnostics, label: string) {
+  await accessible(page, t, label);
+  await fitsPhone(page, t, label, `owner-refund-${label.replaceAll(' ', '-')}-390`);
 }
 
 /** The refunds made, as the page lists them: amount, what for, restocked. */

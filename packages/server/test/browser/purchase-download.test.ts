@@ -5,45 +5,31 @@
  * Without Chromium the test is skipped with a message saying so.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../../src/shared/net.ts';
-import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import type { Browser } from 'playwright-core';
+import { accessible, browserApp, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
 import { createProduct, digital } from '../helpers/factories.ts';
 import { ownerOf } from '../helpers/owner-products.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 
 const skip = skipWithoutChromium;
 
 let ctx: TestContext;
 let origin: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent' });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  ({ ctx, origin, browser, close } = await browserApp());
 });
 after(async () => {
   if (skip) return;
-  await browser.close();
-  await ctx.close();
+  await close?.();
 });
 
-type Diagnostics = { diagnostic(message: string): void };
-
 /** axe-core on the page: its findings printed, none serious or critical. */
-async function accessible(page: Page, t: Diagnostics, label: string) {
-  const failing = await axeViolations(page, t, label);
-  assert.deepEqual(failing, [], `${label}: ${JSON.stringify(failing)}`);
-}
 
 const GUIDE = Buffer.from('%PDF-1.4\nA guide to glazing, for the browser test.\n%%EOF\n');
 

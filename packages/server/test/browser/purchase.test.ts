@@ -7,15 +7,11 @@
  * tests are skipped with a message saying so.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort } from '../../src/shared/net.ts';
-import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import type { Browser, Page } from 'playwright-core';
+import { accessible, browserApp, screenshot, skipWithoutChromium } from '../helpers/chromium.ts';
 import { shirt, stockOf } from '../helpers/shopper.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 import { assertSigned, connectApp, Receiver } from '../helpers/webhooks.ts';
 
 const skip = skipWithoutChromium;
@@ -23,38 +19,21 @@ const skip = skipWithoutChromium;
 let ctx: TestContext;
 let origin: string;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 let receiver: Receiver;
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', webhookWorkers: 1 });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp({ webhookWorkers: 1 }));
   receiver = await new Receiver().start();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser.close();
   await receiver.stop();
-  await ctx.close();
+  await close?.();
 });
 
-type Diagnostics = { diagnostic(message: string): void };
-
-async function screenshot(page: Page, name: string, t: Diagnostics) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
-
 /** axe-core on the page: its findings printed, none serious or critical. */
-async function accessible(page: Page, t: Diagnostics, label: string) {
-  const failing = await axeViolations(page, t, label);
-  assert.deepEqual(failing, [], `${label}: ${JSON.stringify(failing)}`);
-}
 
 /** Tabs from the top of the page until the element named `name` has the focus. */
 async function tabTo(page: Page, name: string) {

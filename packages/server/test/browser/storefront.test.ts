@@ -7,16 +7,13 @@
  * without Chromium, like the other browser tests.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { freePort } from '../../src/shared/net.ts';
 import { axeViolations } from '../helpers/axe.ts';
-import { CHROMIUM, SCREENSHOTS, skipWithoutChromium } from '../helpers/chromium.ts';
+import { browserApp, screenshot, skipWithoutChromium } from '../helpers/chromium.ts';
 import { createProduct, money, multipartFile, physical, variant } from '../helpers/factories.ts';
-import { testApp, type Site, type TestContext } from '../helpers/test-app.ts';
+import type { Site, TestContext } from '../helpers/test-app.ts';
 
 const skip = skipWithoutChromium;
 
@@ -24,6 +21,7 @@ let ctx: TestContext;
 let origin: string;
 let site: Site;
 let browser: Browser;
+let close: (() => Promise<void>) | undefined;
 let shirtUrl: string;
 
 /** A product with a picture of one colour, uploaded and processed as an app would. */
@@ -44,10 +42,7 @@ async function product(body: Record<string, unknown>, colour: string, altText: s
 
 before(async () => {
   if (skip) return;
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  ctx = await testApp({ logLevel: 'silent', authUrl: origin, imageWorkers: 1 });
-  await ctx.app.listen({ port, host: '127.0.0.1' });
+  ({ ctx, origin, browser, close } = await browserApp({ imageWorkers: 1 }));
   site = await ctx.site();
   const mug = await product(
     {
@@ -93,20 +88,11 @@ before(async () => {
     'A cream linen shirt on a hanger',
   );
   shirtUrl = new URL(shirt.url).pathname;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], timeout: 30_000 });
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
 });
 after(async () => {
   if (skip) return;
-  await browser?.close();
-  await ctx?.close();
+  await close?.();
 });
-
-async function screenshot(page: Page, name: string, t: { diagnostic(message: string): void }) {
-  const file = path.join(SCREENSHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  t.diagnostic(`screenshot: ${file}`);
-}
 
 /** A page that records what its Content-Security-Policy refused. */
 async function storePage(refused: string[]): Promise<Page> {
