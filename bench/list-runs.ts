@@ -223,6 +223,11 @@ export async function startBaseline(
 
 export interface Run {
   rps: number;
+  /** With writes mixed in: the 2xx reads and writes a second, apart. */
+  readsPerSecond?: number;
+  writesPerSecond?: number;
+  /** With writes mixed in: the answers that were not 2xx, by kind and status (`write 409`). */
+  refused?: Record<string, number>;
   p50: number;
   p99: number;
   requests: number;
@@ -246,8 +251,9 @@ async function cannon(
   headers: Record<string, string>,
   seconds: number,
   named: Record<string, number>,
+  writes?: LoadgenInput['writes'],
 ): Promise<Run> {
-  const input: LoadgenInput = { port, paths, headers, seconds, connections: settings.connections };
+  const input: LoadgenInput = { port, paths, headers, seconds, connections: settings.connections, writes };
   const meter = cpuMeter(named);
   const started = performance.now();
   const result = await runLoadgen(input);
@@ -256,6 +262,9 @@ async function cannon(
   cpu.groups.loadgen = result.cpuSeconds / ((performance.now() - started) / 1000);
   return {
     rps: result.rps,
+    readsPerSecond: result.readsPerSecond,
+    writesPerSecond: result.writesPerSecond,
+    refused: result.refused,
     p50: result.p50,
     p99: result.p99,
     requests: result.ok,
@@ -290,14 +299,26 @@ export async function measure(
   paths: string[],
   headers: Record<string, string>,
   named: Record<string, number>,
+  /** Writes mixed in with the reads (bench/loadgen.ts). */
+  writes?: LoadgenInput['writes'],
 ): Promise<Run> {
-  await cannon(settings, port, paths, headers, settings.warmup, named);
-  const run = await cannon(settings, port, paths, headers, settings.duration, named);
+  await cannon(settings, port, paths, headers, settings.warmup, named, writes);
+  const run = await cannon(settings, port, paths, headers, settings.duration, named, writes);
+  const mix = writes
+    ? ` (reads ${fmt(run.readsPerSecond ?? 0)}, writes ${fmt(run.writesPerSecond ?? 0)})`
+    : '';
   log(
-    `  ${label.padEnd(22)} ${fmt(run.rps).padStart(7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms` +
+    `  ${label.padEnd(22)} ${fmt(run.rps).padStart(7)} req/s${mix}  p50 ${run.p50} ms  p99 ${run.p99} ms` +
       `  ${fmt(run.mbPerSec, 1)} MB/s  failures ${run.failures}  cpu: ${cpuLine(run.cpu)}`,
   );
-  if (run.failures > 0) throw new Error(`${label}: ${run.failures} failed requests`);
+  const refused = Object.entries(run.refused ?? {});
+  if (refused.length) log(`    not 2xx: ${refused.map(([what, n]) => `${n} ${what}`).join(', ')}`);
+  // A write may be refused for another write of the same product at that moment; a read never.
+  const answered = refused.reduce((sum, [, n]) => sum + n, 0);
+  const failed = writes
+    ? refused.filter(([what]) => what.startsWith('read')).length + (run.failures - answered) // errors, timeouts
+    : run.failures;
+  if (failed > 0) throw new Error(`${label}: ${run.failures} failed requests`);
   return run;
 }
 

@@ -24,7 +24,10 @@ const BATCH = 50_000;
 export interface Site {
   websiteId: string;
   storePageIds: string[];
+  /** website.products.read */
   apiKey: string;
+  /** website.products and website.inventory */
+  writeKey: string;
   currency: string;
 }
 
@@ -41,7 +44,10 @@ export interface LoadReport {
   totalMs: number;
 }
 
-/** Owner, website (with its "Shop" page), two more store pages and a read-only API key. */
+/**
+ * Owner, website (with its "Shop" page), two more store pages, a read-only API key for the reads
+ * and a key that may write products and stock, for the run with writes.
+ */
 export async function createSite(databaseUrl: string): Promise<Site> {
   const handle = openDatabase(databaseUrl, { max: 2 });
   try {
@@ -58,12 +64,17 @@ export async function createSite(databaseUrl: string): Promise<Site> {
       name: 'Benchmark',
       scopes: 'website.products.read',
     });
+    const { apiKey: writeKey } = await createApiKey(deps, {
+      websiteId,
+      name: 'Benchmark writes',
+      scopes: 'website.products,website.inventory',
+    });
     const website = await handle.db
       .selectFrom('websites')
       .select('currency')
       .where('id', '=', websiteId)
       .executeTakeFirstOrThrow();
-    return { websiteId, storePageIds, apiKey, currency: website.currency };
+    return { websiteId, storePageIds, apiKey, writeKey, currency: website.currency };
   } finally {
     await handle.close();
   }

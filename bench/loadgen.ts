@@ -4,6 +4,7 @@
  *
  *   node --import tsx bench/loadgen.ts '{"port":8080,"paths":["/x"],"headers":{},"seconds":15,"connections":50}'
  */
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 
 export interface LoadgenInput {
@@ -13,6 +14,15 @@ export interface LoadgenInput {
   headers: Record<string, string>;
   seconds: number;
   connections: number;
+  /**
+   * Mixed in with the reads: every `every`-th request is the next of these writes instead, with
+   * its own headers (a key allowed to write) and a new Idempotency-Key each when `keyed`.
+   */
+  writes?: {
+    every: number;
+    headers: Record<string, string>;
+    requests: { path: string; body: string; keyed: boolean }[];
+  };
 }
 
 export interface LoadgenResult {
@@ -25,17 +35,52 @@ export interface LoadgenResult {
   bytesPerSecond: number;
   /** CPU seconds this process used, start-up included. */
   cpuSeconds: number;
+  /** With `writes`: the 2xx reads and writes a second, apart. */
+  readsPerSecond?: number;
+  writesPerSecond?: number;
+  /** With `writes`: the answers that were not 2xx, by kind and status (`write 409`). */
+  refused?: Record<string, number>;
 }
 
 const input = JSON.parse(process.argv[2] ?? '') as LoadgenInput;
+const { writes } = input;
 let next = 0;
+let nextWrite = 0;
+const ok = { read: 0, write: 0 };
+const refused: Record<string, number> = {};
+type Sent = { kind?: 'read' | 'write' };
 const result = await autocannon({
   url: `http://127.0.0.1:${input.port}`,
   connections: input.connections,
   duration: input.seconds,
   headers: input.headers,
   timeout: 10,
-  requests: [{ setupRequest: (request) => ({ ...request, path: input.paths[next++ % input.paths.length] }) }],
+  requests: [
+    {
+      setupRequest: (request, context: Sent) => {
+        // A connection sends one request at a time, so its context says what its answer is for.
+        if (writes && ++next % writes.every === 0) {
+          const write = writes.requests[nextWrite++ % writes.requests.length]!;
+          context.kind = 'write';
+          const key = write.keyed ? { 'idempotency-key': randomUUID() } : {};
+          return {
+            ...request,
+            method: 'POST',
+            path: write.path,
+            body: write.body,
+            headers: { ...request.headers, ...writes.headers, 'content-type': 'application/json', ...key },
+          };
+        }
+        context.kind = 'read';
+        return { ...request, method: 'GET', path: input.paths[next % input.paths.length] };
+      },
+      onResponse: (status, _body, context: Sent) => {
+        if (!context.kind) return;
+        if (status >= 200 && status < 300) ok[context.kind]++;
+        else refused[`${context.kind} ${status}`] = (refused[`${context.kind} ${status}`] ?? 0) + 1;
+      },
+    },
+  ],
 });
 const output: LoadgenResult = {
   rps: result['2xx'] / result.duration,
@@ -45,5 +90,10 @@ const output: LoadgenResult = {
   failures: result.non2xx + result.errors + result.timeouts,
   bytesPerSecond: result.throughput.average,
   cpuSeconds: ((used) => (used.user + used.system) / 1e6)(process.cpuUsage()),
+  ...(writes && {
+    readsPerSecond: ok.read / result.duration,
+    writesPerSecond: ok.write / result.duration,
+    refused,
+  }),
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -11,6 +11,7 @@
  * other's, then the baselines, sequential searches, and the service's peak RSS.
  * Every process started here is stopped by its pid; temporary folders and databases are removed.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,8 @@ const TARGETS = {
   rssMb: 300,
   /** Products v2's list page within 10% of 1.1's, measured in the same run (at 1M). */
   v2ListRatio: 0.9,
+  /** The list with --writes percent of requests writing, against the read-only baseline (issue 35). */
+  listWithWritesShare: 0.8,
 };
 
 const { values: args } = parseArgs({
@@ -66,6 +69,7 @@ const { values: args } = parseArgs({
     'sync-pages': { type: 'string', default: '1000' },
     'log-level': { type: 'string', default: 'info' },
     'cpu-prof': { type: 'string' },
+    writes: { type: 'string', default: '10' },
   },
   strict: true,
 });
@@ -77,6 +81,8 @@ const warmup = positive('warmup', args.warmup);
 const searches = positive('searches', args.searches);
 const sampleIds = positive('ids', args.ids);
 const syncPages = positive('sync-pages', args['sync-pages']);
+/** Percent of the requests of the last list run that write (renames and stock adjustments). */
+const writesPercent = positive('writes', args.writes);
 const logLevel = args['log-level'] ?? 'info';
 /** A folder for the service's V8 CPU profiles (node --cpu-prof), written when it stops. */
 const cpuProfDir = args['cpu-prof'];
@@ -84,7 +90,7 @@ const externalDb = process.env.DATABASE_URL || undefined;
 
 // The whole run is bounded: loads, runs and searches, with room to spare.
 const run = sizedRun(
-  sizes.reduce((sum, size) => sum + 240_000 + size * 0.3 + 8 * (warmup + duration) * 1000, 60_000),
+  sizes.reduce((sum, size) => sum + 240_000 + size * 0.3 + 9 * (warmup + duration) * 1000, 60_000),
 );
 const settings = { connections, warmup, duration };
 
@@ -207,6 +213,8 @@ interface SizeResult {
   byIdV2: Pair;
   searches: Record<(typeof SEARCHES)[number]['name'], Search>;
   sync: Sync;
+  /** The 1.1 list with writes mixed in (--writes), run last. */
+  listWithWrites: Run;
   /** Peak RSS over the load-generator runs and searches, and over everything including the sync. */
   rssRunsMb: number;
   rssMaxMb: number;
@@ -214,6 +222,31 @@ interface SizeResult {
   listV2Bytes: number;
   /** Cores busy machine-wide in the 2 s before the runs. */
   busyBefore: number;
+}
+
+/** Sampled products the run with writes changes. */
+const WRITTEN_PRODUCTS = 300;
+
+/**
+ * Writes spread over the sampled products, in turn: a rename (1.1 update) and a stock adjustment
+ * of one of its variants (a new Idempotency-Key each), each a real change that gives the product a
+ * new modifiedOn, so every one of them changes the website's list.
+ */
+function writeRequests(productIds: string[], variantIds: string[]) {
+  return productIds.flatMap((id, i) => [
+    {
+      path: `${LIST}/${id}`,
+      body: JSON.stringify({ name: `Bench rename ${i} ${randomUUID()}` }),
+      keyed: false,
+    },
+    {
+      path: '/1.0/commerce/inventory/adjustments',
+      body: JSON.stringify({
+        incrementOperations: [{ variantId: variantIds[i % variantIds.length], quantity: 1 }],
+      }),
+      keyed: true,
+    },
+  ]);
 }
 
 async function runSize(size: number): Promise<SizeResult> {
@@ -238,6 +271,11 @@ async function runSize(size: number): Promise<SizeResult> {
   const { rows } = await client.query<{ id: string }>(
     'SELECT id FROM products WHERE website_id = $1 ORDER BY random() LIMIT $2',
     [site.websiteId, sampleIds],
+  );
+  // Their variants, which the run with writes adjusts the stock of.
+  const { rows: variants } = await client.query<{ id: string }>(
+    'SELECT id FROM variants WHERE product_id = ANY($1) ORDER BY id',
+    [rows.map((r) => r.id)],
   );
   await client.end();
   const captured = await capture(port, LIST, rows, headers);
@@ -322,11 +360,35 @@ async function runSize(size: number): Promise<SizeResult> {
     `  service RSS max ${fmt(rssRuns / 2 ** 20)} MB over the runs and searches, ` +
       `${fmt(rss.max / 2 ** 20)} MB with the sync (${rss.samples} samples)`,
   );
+
+  // Last, since it changes the catalog: the list with writes mixed in, each of which changes it.
+  const listWithWrites = await measure(
+    settings,
+    `list  +${writesPercent}% writes`,
+    port,
+    [LIST],
+    headers,
+    { emporium: server.pid },
+    {
+      every: Math.max(2, Math.round(100 / writesPercent)),
+      headers: { authorization: `Bearer ${site.writeKey}` },
+      // 300 products' worth: the load generator gets its input as one argument, at most 128 KB.
+      requests: writeRequests(
+        rows.slice(0, WRITTEN_PRODUCTS).map((r) => r.id),
+        variants.map((v) => v.id),
+      ),
+    },
+  );
+  log(
+    `  with ${writesPercent}% writes: ${fmt((100 * listWithWrites.rps) / list.baseline.rps, 1)}% of the list baseline's ` +
+      `rate (reads alone ${fmt((100 * (listWithWrites.readsPerSecond ?? 0)) / list.baseline.rps, 1)}%)`,
+  );
   await run.undo(); // the service, its database and the temporary folder, before the next size
   return {
     size,
     load,
     list,
+    listWithWrites,
     byId,
     listV2,
     byIdV2,
@@ -416,6 +478,12 @@ function report(results: SizeResult[]): boolean {
       big.list.emporium.rps >= TARGETS.listShare * big.list.baseline.rps,
       `${fmt((100 * big.list.emporium.rps) / big.list.baseline.rps, 1)}%`,
     ],
+    ...results.map((r): [string, boolean, string] => [
+      `list with ${writesPercent}% of requests writing >= ${TARGETS.listWithWritesShare * 100}% of the read-only baseline at ${sizeLabel(r.size)}`,
+      r.listWithWrites.rps >= TARGETS.listWithWritesShare * r.list.baseline.rps,
+      `${fmt((100 * r.listWithWrites.rps) / r.list.baseline.rps, 1)}% (${fmt(r.listWithWrites.readsPerSecond ?? 0)} reads and ` +
+        `${fmt(r.listWithWrites.writesPerSecond ?? 0)} writes a second, baseline ${fmt(r.list.baseline.rps)})`,
+    ]),
     [
       `list p99 < ${TARGETS.listP99Ms} ms at ${at}`,
       big.list.emporium.p99 < TARGETS.listP99Ms,
