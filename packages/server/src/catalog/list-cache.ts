@@ -36,6 +36,8 @@ export class ListCache {
   private readonly heads = new VersionedCache<Head[]>(HEADS_BYTES, (rows) => 64 + rows.length * 80);
   private readonly bodies = new VersionedCache<Buffer>(BODIES_BYTES, (body) => body.length + 2048);
   private readonly changes = new Map<string, number>();
+  /** Queries under way by heads key (shared()). */
+  private readonly reading = new Map<string, Promise<Head[]>>();
   private epoch = 0;
 
   constructor(
@@ -67,13 +69,27 @@ export class ListCache {
     const live = this.feed?.live === true;
     let rows = live ? this.heads.at(key, 0) : undefined;
     if (!rows) {
-      const read_ = await read();
+      const read_ = live ? await this.shared(key, read) : await read();
       // Reads racing for one key: the rows kept first stay, so a body kept under the key is
       // always made of the rows the key gives.
       rows = (live && this.heads.at(key, 0)) || read_;
       this.keepHeads(key, rows);
     }
     return live ? { rows, key } : { rows };
+  }
+
+  /**
+   * One query for the readers that miss the same key at once: after a change of the website every
+   * poller misses its page together, and each would otherwise ask the database for it. A reader
+   * joining gets what a cache hit under the key would have given it a moment later.
+   */
+  private shared(key: string, read: () => Promise<Head[]>): Promise<Head[]> {
+    let reading = this.reading.get(key);
+    if (!reading) {
+      reading = read().finally(() => this.reading.delete(key));
+      this.reading.set(key, reading);
+    }
+    return reading;
   }
 
   /** Read before the query; names where its result is kept. */
