@@ -6,7 +6,8 @@ import type { ChangeFeed } from '../src/db/change-feed.ts';
 
 /**
  * ListCache on its own: readers that miss one page at once (as every poller does after a change
- * of its website) share one query, and a change still makes the next reader ask again.
+ * of its website) share one query, a change still makes the next reader ask again, and a page's
+ * body is found again after a change that left its rows as they were.
  */
 
 /** A change feed as ListCache sees one: live, its notices not needed here. */
@@ -54,4 +55,24 @@ test('a shared query that fails fails each reader sharing it, and the next reade
   );
   const page = await lists.pageHeads('site', '{}', async () => [{ id: 'b', version: 3 }]);
   assert.deepEqual(page.rows, [{ id: 'b', version: 3 }]);
+});
+
+test("a change of the website that leaves a page's rows as they were leaves its body found", async () => {
+  const lists = new ListCache(liveFeed());
+  const rows = [{ id: 'a', version: 1 }];
+  const first = await lists.pageHeads('site', '{}', async () => rows);
+  lists.keepBody(first.key!, Buffer.from('page of a@1'));
+
+  lists.changed('site'); // say, product b renamed: it moves to the end of the list
+  const unchanged = await lists.pageHeads('site', '{}', async () => [{ id: 'a', version: 1 }]);
+  assert.equal(lists.cachedBody(unchanged.key!)?.toString(), 'page of a@1');
+
+  lists.changed('site'); // a itself renamed
+  const changed = await lists.pageHeads('site', '{}', async () => [{ id: 'a', version: 2 }]);
+  assert.equal(lists.cachedBody(changed.key!), undefined);
+
+  const otherQuery = await lists.pageHeads('site', '{"type":"PHYSICAL"}', async () => rows);
+  const otherSite = await lists.pageHeads('other', '{}', async () => rows);
+  assert.equal(lists.cachedBody(otherQuery.key!), undefined, 'another query of the same rows');
+  assert.equal(lists.cachedBody(otherSite.key!), undefined, 'another website of the same rows');
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../shared/clock.ts';
 import { closeWindow } from '../db/change-clock.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
@@ -9,6 +10,12 @@ import { VersionedCache } from '../shared/versioned-cache.ts';
 export interface Head {
   id: string;
   version: number;
+}
+
+/** Heads kept with the name of their content (see pageHeads). */
+interface NamedHeads {
+  rows: Head[];
+  name: string;
 }
 
 /** About 1,000 pages of heads (4 KB each) and 70 bodies of 115 KB: what many clients poll. */
@@ -27,13 +34,15 @@ const MAX_COUNTED_WEBSITES = 100_000;
  * the count is part of the key, so a change makes every older page of the website unreachable
  * at once, including one a racing read stores after the change (it read the count before).
  *
- * Bodies: finished first pages by page URL and the key of their heads, which a change of the
- * website makes unreachable as it does the heads, so a body needs no invalidation; clients
- * polling one page get the same bytes without a 115 KB copy, a cursor signed or a key built from
- * 50 rows per request.
+ * Bodies: finished first pages by page URL and the name of their heads' content (website, query,
+ * each row's id and version), named once when the heads are kept. A body is made only of what
+ * its name says, so it needs no invalidation, and a change of the website that leaves a page's
+ * rows as they were (a product further down the list renamed) leaves the page's body found:
+ * clients polling one page get the same bytes without a 115 KB copy, a cursor signed or the
+ * page's documents put together again.
  */
 export class ListCache {
-  private readonly heads = new VersionedCache<Head[]>(HEADS_BYTES, (rows) => 64 + rows.length * 80);
+  private readonly heads = new VersionedCache<NamedHeads>(HEADS_BYTES, ({ rows }) => 128 + rows.length * 80);
   private readonly bodies = new VersionedCache<Buffer>(BODIES_BYTES, (body) => body.length + 2048);
   private readonly changes = new Map<string, number>();
   /** Queries under way by heads key (shared()). */
@@ -56,9 +65,8 @@ export class ListCache {
   /**
    * The heads of a page of the website's list: from memory while they are current, else from
    * `read`, kept for the next request. `query` names the page (its filters and position). While
-   * the feed is live, `key` names these heads until the website's list changes: a body made of
-   * them is kept under it (`keepBody`), so a page polled again is found without building its key
-   * from its rows and its cursor.
+   * the feed is live, `key` names the content of these heads: a body made of them is kept under
+   * it (`keepBody`), so a page polled again is found without building its key from its rows.
    */
   async pageHeads(
     websiteId: string,
@@ -66,16 +74,15 @@ export class ListCache {
     read: () => Promise<Head[]>,
   ): Promise<{ rows: Head[]; key?: string }> {
     const key = this.headsKey(websiteId, query); // before the query: see the class comment
-    const live = this.feed?.live === true;
-    let rows = live ? this.heads.at(key, 0) : undefined;
-    if (!rows) {
-      const read_ = live ? await this.shared(key, read) : await read();
-      // Reads racing for one key: the rows kept first stay, so a body kept under the key is
-      // always made of the rows the key gives.
-      rows = (live && this.heads.at(key, 0)) || read_;
-      this.keepHeads(key, rows);
+    if (this.feed?.live !== true) return { rows: await read() };
+    let heads = this.heads.at(key, 0);
+    if (!heads) {
+      const rows = await this.shared(key, read);
+      // Reads racing for one key: the heads kept first stay.
+      heads = this.heads.at(key, 0) ?? { rows, name: contentName(websiteId, query, rows) };
+      this.heads.set(key, 0, heads, this.heads.generation);
     }
-    return live ? { rows, key } : { rows };
+    return { rows: heads.rows, key: heads.name };
   }
 
   /**
@@ -97,10 +104,6 @@ export class ListCache {
     return `${this.epoch}:${this.changes.get(websiteId) ?? 0}:${websiteId}:${query}`;
   }
 
-  private keepHeads(key: string, rows: Head[]): void {
-    this.heads.set(key, 0, rows, this.heads.generation);
-  }
-
   /** A list of the website changed: every page of it kept so far is out of date. */
   changed(websiteId: string): void {
     if (this.changes.size >= MAX_COUNTED_WEBSITES && !this.changes.has(websiteId)) {
@@ -117,6 +120,12 @@ export class ListCache {
   keepBody(key: string, body: Buffer): void {
     this.bodies.set(key, 0, body, this.bodies.generation);
   }
+}
+
+/** The name of a page's heads: equal for equal rows of one query of one website. */
+function contentName(websiteId: string, query: string, rows: Head[]): string {
+  const content = rows.map(({ id, version }) => `${id}\0${version}`).join('\0');
+  return createHash('sha256').update(`${websiteId}\0${query}\0${content}`).digest('base64url');
 }
 
 /**
