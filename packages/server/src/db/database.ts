@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  HandleEmptyInListsPlugin,
-  Kysely,
-  PostgresDialect,
-  replaceWithNoncontingentExpression,
-  type Compilable,
-  type CompiledQuery,
-} from 'kysely';
+import { Kysely, type Compilable, type CompiledQuery } from 'kysely';
 import pg from 'pg';
+import { PostgresWithEmptyInLists } from './empty-in-lists.ts';
 import type { Database } from './schema.ts';
 
 // bigint columns hold money in minor units and counts, far below 2^53: read them as numbers.
@@ -32,10 +26,7 @@ export function openDatabase(url: string, options: { max?: number } = {}): Datab
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    // `in ()` is a syntax error in SQL: an empty list matches nothing (and `not in ()` everything),
-    // so a filter that parses to no values can never turn into a 500.
-    plugins: [new HandleEmptyInListsPlugin({ strategy: replaceWithNoncontingentExpression })],
+    dialect: new PostgresWithEmptyInLists({ pool }),
   });
   return { db, pool, url, close: () => db.destroy() };
 }
