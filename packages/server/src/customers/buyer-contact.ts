@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { AddressJson } from '../shared/order-model.ts';
 import type { Ids } from '../shared/ids.ts';
 import type { Jobs } from '../jobs/queue.ts';
-import { emit } from '../webhooks/outbox.ts';
+import { emit, subscribed } from '../webhooks/outbox.ts';
 import { findEqualEntry, type AddressColumns } from './address-book.repo.ts';
 import { addEntry, announceAdded } from './address-book.service.ts';
 import { lockContactByEmail } from './contacts.repo.ts';
@@ -45,10 +45,12 @@ export async function recordBuyerContact(
   shippingAddress: AddressJson | null,
 ): Promise<{ id: string; notified: number }> {
   const known = await lockContactByEmail(trx, websiteId, buyer.email);
-  let before = known === undefined ? undefined : await readContact(trx, websiteId, known);
+  // The contact as it was, only for a `contact.update` to be sent if it changes.
+  const watched = await subscribed(trx, websiteId, 'contact.update');
+  let before = known !== undefined && watched ? await readContact(trx, websiteId, known) : undefined;
   const { id, inserted } = await upsertBuyerProfile(trx, deps, websiteId, buyer);
   // Made by a concurrent first order between the look-up and the upsert: compare from here.
-  if (!inserted && before === undefined) before = await readContact(trx, websiteId, id);
+  if (!inserted && before === undefined && watched) before = await readContact(trx, websiteId, id);
 
   const address = entryOf(shippingAddress);
   const added =
@@ -57,7 +59,7 @@ export async function recordBuyerContact(
       : undefined;
 
   let notified = 0;
-  if (inserted) {
+  if (inserted && (await subscribed(trx, websiteId, 'contact.create'))) {
     const contact = await readContact(trx, websiteId, id);
     notified += await emit(trx, deps, { websiteId, topic: 'contact.create', data: contact });
   }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Clock } from '../shared/clock.ts';
 import type { Db } from '../db/database.ts';
 import type { WebhookDeliveriesTable } from '../db/schema.ts';
@@ -52,7 +51,48 @@ export function emit<T extends Topic>(trx: Db, deps: OutboxDeps, event: Event<T>
   return emitAll(trx, deps, event.websiteId, [event]);
 }
 
-/** emit() of several events of one website, with one look-up of its subscriptions. */
+/** What an event needs of a subscription to queue its notification. */
+interface Subscription {
+  id: string;
+  client_id: string;
+  endpoint_url: string;
+  secret_version: number;
+  topics: string[];
+}
+
+/** A transaction's subscriptions by website, looked up by its first event (subscriptionsOf). */
+const looked = new WeakMap<Db, Map<string, Promise<Subscription[]>>>();
+
+/**
+ * The website's subscriptions, read once a transaction: an order queues `order.create`, its
+ * buyer's `contact.*` and its products' `product.update`, and each would otherwise ask again.
+ * Every event of the transaction goes to the subscriptions there were at its first; a
+ * transaction that changes subscriptions emits nothing after (revocation.ts emits first).
+ */
+function subscriptionsOf(trx: Db, websiteId: string): Promise<Subscription[]> {
+  const select = () =>
+    trx
+      .selectFrom('webhook_subscriptions')
+      .select(['id', 'client_id', 'endpoint_url', 'secret_version', 'topics'])
+      .where('website_id', '=', websiteId)
+      .execute();
+  if (!trx.isTransaction) return select();
+  let byWebsite = looked.get(trx);
+  if (!byWebsite) looked.set(trx, (byWebsite = new Map()));
+  let subscriptions = byWebsite.get(websiteId);
+  if (!subscriptions) byWebsite.set(websiteId, (subscriptions = select()));
+  return subscriptions;
+}
+
+/**
+ * Whether an event of the topic would be sent anywhere: a payload that costs a query to make
+ * (the contact before and after a change) is made only then.
+ */
+export async function subscribed(trx: Db, websiteId: string, topic: Topic): Promise<boolean> {
+  return (await subscriptionsOf(trx, websiteId)).some((s) => s.topics.includes(topic));
+}
+
+/** emit() of several events of one website. */
 export async function emitAll(
   trx: Db,
   deps: OutboxDeps,
@@ -60,13 +100,7 @@ export async function emitAll(
   events: Event<Topic>[],
 ): Promise<number> {
   if (events.length === 0) return 0;
-  const topics = [...new Set(events.map((e) => e.topic))];
-  const subscriptions = await trx
-    .selectFrom('webhook_subscriptions')
-    .select(['id', 'client_id', 'endpoint_url', 'secret_version', 'topics'])
-    .where('website_id', '=', websiteId)
-    .where(sql<boolean>`topics && ${topics}::text[]`)
-    .execute();
+  const subscriptions = await subscriptionsOf(trx, websiteId);
   if (subscriptions.length === 0) return 0;
 
   const now = deps.clock.now(websiteId);
