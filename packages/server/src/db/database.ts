@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Kysely, type Compilable, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { PostgresWithEmptyInLists } from './empty-in-lists.ts';
+import { PreparingClient, statementName } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 // bigint columns hold money in minor units and counts, far below 2^53: read them as numbers.
@@ -18,7 +18,7 @@ export interface DatabaseHandle {
 }
 
 export function openDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, Client: PreparingClient });
   // A connection that dies (the database restarted or went away) must not crash the process. An
   // idle one is reported on the pool, which replaces it. One checked out between two statements
   // (a transaction) is reported on the client alone, with no listener of the pool's: its next
@@ -31,24 +31,18 @@ export function openDatabase(url: string, options: { max?: number } = {}): Datab
   return { db, pool, url, close: () => db.destroy() };
 }
 
-const statementNames = new Map<string, string>();
-
 /**
  * Runs a query as a named prepared statement: PostgreSQL parses and plans it once per connection
  * instead of on every call, which more than halves the cost of a small lookup (bench/README.md).
  * Every distinct SQL text stays prepared on every connection, so this is for the hot reads, whose
  * texts are few; and not for queries whose best plan depends on the values (a search pattern),
- * since a prepared statement may settle on one generic plan.
+ * since a prepared statement may settle on one generic plan. (A transaction's statements are
+ * prepared anyway: prepared-statements.ts.)
  */
 export async function queryPrepared<R>(pool: pg.Pool, query: Compilable<R> | CompiledQuery<R>): Promise<R[]> {
   // A raw `sql` template compiles only against the database (`.compile(db)`), a builder by itself.
   const { sql, parameters } = 'compile' in query ? query.compile() : query;
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    name = createHash('sha256').update(sql).digest('base64url').slice(0, 20);
-    statementNames.set(sql, name);
-  }
-  const result = await pool.query({ name, text: sql, values: parameters as unknown[] });
+  const result = await pool.query({ name: statementName(sql), text: sql, values: parameters as unknown[] });
   return result.rows as R[];
 }
 
