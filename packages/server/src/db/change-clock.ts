@@ -67,7 +67,9 @@ export async function stampTables(
     ];
   });
   const returned = sql.join(
-    parts.flatMap((part, k) => (part.ids.length ? [sql`SELECT * FROM ${sql.raw(`u${k}`)}`] : [])),
+    parts.flatMap((part, k) =>
+      part.ids.length ? [sql`SELECT part, id, stamp FROM ${sql.raw(`u${k}`)}`] : [],
+    ),
     sql` UNION ALL `,
   );
   // A website without a clock row (new, or filled by a bulk load) starts past its newest change.
