@@ -107,8 +107,8 @@ export async function changeProduct<T>(
  * stock, a restock, an inventory adjustment), which may do more in it before but not after:
  * this stamps the changes (see stamp()). The rows are locked in id order, so two such changes
  * over overlapping products wait for each other instead of deadlocking, and every changeProduct
- * of those products waits too. `change` receives the products found, in id order (a product
- * missing here was deleted: the caller decides what that means), and names the products it
+ * of those products waits too. `change` receives the ids of the products found, in id order (a
+ * product missing here was deleted: the caller decides what that means), and names the products it
  * changed; each of those gets product.update and a new modifiedOn, the others nothing. Call the
  * returned announce() once the transaction has committed.
  */
@@ -117,7 +117,7 @@ export async function changeProducts<T>(
   deps: CatalogDeps,
   websiteId: string,
   productIds: string[],
-  change: (products: ProductsTable[]) => Promise<{ changed: Iterable<string>; result: T }>,
+  change: (productIds: string[]) => Promise<{ changed: Iterable<string>; result: T }>,
 ): Promise<{ result: T; announce: () => void }> {
   const { result, products } = await changeProductsUnstamped(trx, deps, websiteId, productIds, change);
   const [stamps] = await stampTables(trx, deps.clock, websiteId, [products.part]);
@@ -142,12 +142,12 @@ export async function changeProductsUnstamped<T>(
   deps: CatalogDeps,
   websiteId: string,
   productIds: string[],
-  change: (products: ProductsTable[]) => Promise<{ changed: Iterable<string>; result: T }>,
+  change: (productIds: string[]) => Promise<{ changed: Iterable<string>; result: T }>,
 ): Promise<{ result: T; products: UnstampedProducts }> {
   const locked = await repo.lockProducts(trx, websiteId, [...new Set(productIds)].sort());
   const { changed, result } = await change(locked);
   const ids = new Set(changed);
-  const changedIds = locked.filter((product) => ids.has(product.id)).map((product) => product.id);
+  const changedIds = locked.filter((id) => ids.has(id));
   // A change of stock leaves the names, tags and SKUs, so the search text, as they were.
   const notified = await emitAll(
     trx,

@@ -167,18 +167,20 @@ export function lockProduct(db: Db, websiteId: string, id: string): Promise<Prod
 
 /**
  * Locks several products of the website in id order, the order every multi-product change takes
- * them in, so two such changes never deadlock; returns those found, in id order.
+ * them in, so two such changes never deadlock; returns the ids of those found, in id order (their
+ * rows are not read: a change of stock needs none of them, and they are held locked meanwhile).
  */
-export function lockProducts(db: Db, websiteId: string, ids: string[]): Promise<ProductsTable[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
+export async function lockProducts(db: Db, websiteId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
     .selectFrom('products')
-    .selectAll()
+    .select('id')
     .where('website_id', '=', websiteId)
     .where('id', 'in', ids)
     .orderBy('id')
     .forUpdate()
     .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function insertProduct(db: Db, row: ProductsTable): Promise<void> {
