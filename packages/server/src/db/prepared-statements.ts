@@ -43,6 +43,7 @@ export class PreparingClient extends pg.Client {
     if (
       typeof text === 'string' &&
       Array.isArray(values) &&
+      values.length > 0 && // not `commit`, `rollback`, a migration's DDL: nothing to plan
       callback === undefined &&
       (this as unknown as { getTransactionStatus(): string | null }).getTransactionStatus() === 'T' &&
       !ALL_COLUMNS.test(text)
