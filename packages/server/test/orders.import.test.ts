@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { countKeyImportsQuery } from '../src/orders/orders.repo.ts';
 import { Order } from '../src/orders/orders.schemas.ts';
 import { createApiKey } from '../src/sites/api-keys.service.ts';
 import { createProduct, physical, variant } from './helpers/factories.ts';
@@ -382,5 +384,22 @@ describe('scopes and limits', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  test("the hourly count reads an index of the API keys' imports alone, also as a prepared statement", async () => {
+    // Counted while the website's order number is held: never through every key it kept for 48
+    // hours. A transaction prepares its statements, whose plan may be the generic one.
+    const { sql: text } = countKeyImportsQuery(ctx.db, 'w', new Date(0), 101).compile();
+    const plan = await ctx.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+      await sql`SET LOCAL enable_seqscan = off`.execute(trx); // a test's table is small
+      await sql.raw(`PREPARE key_imports_count AS ${text}`).execute(trx);
+      const { rows } = await sql
+        .raw<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE key_imports_count('w', now(), 101)`)
+        .execute(trx);
+      await sql`DEALLOCATE key_imports_count`.execute(trx);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    assert.match(plan, /order_import_keys_by_api_key_idx/);
   });
 });

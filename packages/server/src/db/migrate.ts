@@ -31,6 +31,7 @@ import * as faultRules from './migrations/027-fault-rules.ts';
 import * as refunds from './migrations/029-refunds.ts';
 import * as downloads from './migrations/030-downloads.ts';
 import * as giftCards from './migrations/031-gift-cards.ts';
+import * as keyImportsIndex from './migrations/032-key-imports-index.ts';
 
 /** Numbered migrations, listed here so they are bundled with the code rather than found on disk. */
 const migrations = {
@@ -65,6 +66,7 @@ const migrations = {
   '029-refunds': refunds,
   '030-downloads': downloads,
   '031-gift-cards': giftCards,
+  '032-key-imports-index': keyImportsIndex,
 };
 
 /**

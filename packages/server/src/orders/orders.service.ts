@@ -75,9 +75,11 @@ export async function importOrder(
         repo.saveImportKey(trx, { ...keyRow, request_digest: digest, order_id: orderId, created_at: now }),
       numbered: async () => {
         if (!caller.startsWith('key:')) return;
-        const recent = await repo.recentKeyImports(trx, websiteId, new Date(now.getTime() - HOUR_MS));
-        if (recent.count > deps.orderImportsPerHour) {
-          const freeAt = (recent.oldest?.getTime() ?? now.getTime()) + HOUR_MS;
+        const since = new Date(now.getTime() - HOUR_MS);
+        const limit = deps.orderImportsPerHour;
+        if ((await repo.countKeyImports(trx, websiteId, since, limit + 1)) > limit) {
+          const oldest = await repo.oldestKeyImport(trx, websiteId, since);
+          const freeAt = (oldest?.getTime() ?? now.getTime()) + HOUR_MS;
           throw new RateLimited(
             `this website's API keys imported ${deps.orderImportsPerHour} orders in the last hour, the limit; retry later`,
             Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)),
