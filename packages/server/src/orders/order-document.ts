@@ -90,7 +90,7 @@ export function orderColumns(order: PlacedOrder): OrderColumns {
 }
 
 /**
- * The row to insert, its JSON columns as text; numbered later (orders.repo.ts numberOrder).
+ * The row to insert, its JSON columns as text; numbered later (change-clock.ts stampAndNumberOrder).
  * `stockTaken`: whether placing it took its lines from stock.
  */
 export function orderRow(order: PlacedOrder, stockTaken: boolean): Insertable<OrdersTable> {

@@ -92,24 +92,6 @@ export async function updateOrder(db: Db, id: string, set: Updateable<OrdersTabl
   await db.updateTable('orders').set(set).where('id', '=', id).execute();
 }
 
-/**
- * Gives the order the website's next number, in one statement. The counter's row stays locked
- * until the commit, so numbers follow one another without gaps (a refused order gives its number
- * back) and without repeats; every order of the website waits for it, so it is taken as late as
- * possible.
- */
-export async function numberOrder(db: Db, websiteId: string, orderId: string): Promise<number> {
-  const { rows } = await sql<{ number: number }>`
-    WITH n AS (
-      INSERT INTO order_numbers AS c (website_id, last) VALUES (${websiteId}, 1)
-      ON CONFLICT (website_id) DO UPDATE SET last = c.last + 1
-      RETURNING last
-    )
-    UPDATE orders SET order_number = n.last FROM n WHERE orders.id = ${orderId}
-    RETURNING n.last AS number`.execute(db);
-  return rows[0]!.number;
-}
-
 /** What an order line needs of a variant of the website: its catalog entry and first image. */
 export interface CatalogVariant {
   id: string;

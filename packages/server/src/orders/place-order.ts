@@ -1,6 +1,6 @@
 import { changeProductsUnstamped } from '../catalog/product-changes.ts';
 import type { CatalogDeps } from '../catalog/products.service.ts';
-import { stampTables } from '../db/change-clock.ts';
+import { stampAndNumberOrder } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import { recordBuyerContact } from '../customers/buyer-contact.ts';
 import { emit } from '../webhooks/outbox.ts';
@@ -100,8 +100,8 @@ export interface OrderHooks {
    */
   written?: (orderId: string) => Promise<void>;
   /**
-   * Runs once the order is numbered, under the number's lock: a check that counts the website's
-   * orders there is exact, and a refusal from it places nothing.
+   * Runs once the order is numbered and stamped, under the website's number and clock: a check
+   * that counts the website's orders there is exact, and a refusal from it places nothing.
    */
   numbered?: (orderId: string) => Promise<void>;
 }
@@ -111,10 +111,11 @@ export interface OrderHooks {
  * here: db/change-clock.ts). Every order of a website waits for the locks taken last, so they
  * come in this order, as late as they can: first the order's own rows (its buyer's profile, the
  * order unnumbered, its transaction document, `order.create`, the channel's `written` work), then
- * its products' and variants' locks to take the stock, then the website's order number, then
- * its change clock, the products', the order's and the document's stamps in one statement. The
- * locks of other changes come in the same order (cancel-order.ts, refund-order.ts), so none
- * deadlocks with an order being placed.
+ * its products' and variants' locks to take the stock, then in one statement the website's order
+ * number and change clock, the products', the order's and the document's stamps; what needs the
+ * number (the channel's `numbered` check, gift cards, download links, the confirmation) comes
+ * after it, the website held meanwhile. The locks of other changes come in the same order
+ * (cancel-order.ts, refund-order.ts), so none deadlocks with an order being placed.
  */
 export async function placeOrder(
   trx: Db,
@@ -183,18 +184,27 @@ export async function placeOrder(
       ).products
     : undefined;
 
-  const order = { ...unnumbered, orderNumber: await repo.numberOrder(trx, website.id, unnumbered.id) };
+  const {
+    stamps: [productStamps, orderStamps],
+    orderNumber,
+  } = await stampAndNumberOrder(
+    trx,
+    deps.clock,
+    website.id,
+    [
+      products?.part ?? { table: 'products', ids: [] },
+      { table: 'orders', ids: [unnumbered.id] },
+      { table: 'transaction_documents', ids: [documentId], columns: ['created_on', 'modified_on'] },
+    ],
+    unnumbered.id,
+  );
+  const order = { ...unnumbered, orderNumber };
   await hooks.numbered?.(order.id);
   // A paid order's gift cards are issued with it, one a unit (gift-card-lines.ts).
   const giftCards = order.paymentState === 'PAID' ? await issueOrderGiftCards(trx, deps, order) : [];
   const links = order.paymentState === 'PAID' ? await issueDownloadLinks(trx, deps, order) : [];
   const emailed = await confirm(trx, deps, order, giftCards, links);
 
-  const [productStamps, orderStamps] = await stampTables(trx, deps.clock, website.id, [
-    products?.part ?? { table: 'products', ids: [] },
-    { table: 'orders', ids: [order.id] },
-    { table: 'transaction_documents', ids: [documentId], columns: ['created_on', 'modified_on'] },
-  ]);
   const announceProducts = products?.stamped(productStamps!) ?? (() => {});
   const json = toOrder({
     ...orderColumns(order),
