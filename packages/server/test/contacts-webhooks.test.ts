@@ -19,14 +19,9 @@ import { connectApp } from './helpers/webhooks.ts';
 
 let ctx: TestContext;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  // The queue's tables, for the notifications' first attempts (no worker delivers them here).
-  await ctx.jobs.start();
+  ctx = await testApp({ logLevel: 'silent', queue: true });
 });
-after(async () => {
-  await ctx.jobs.stop();
-  await ctx.close();
-});
+after(() => ctx.close());
 
 const TOPICS = [
   'contact.create',

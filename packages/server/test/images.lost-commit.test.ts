@@ -15,14 +15,10 @@ import { storedImageIds, testApp, type Site, type TestContext } from './helpers/
 let ctx: TestContext;
 let site: Site;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  await ctx.jobs.start(); // for the uploads' jobs, which no worker of this app takes
+  ctx = await testApp({ logLevel: 'silent', queue: true }); // the uploads' jobs stay queued
   site = await ctx.site();
 });
-after(async () => {
-  await ctx.jobs.stop();
-  await ctx.close();
-});
+after(() => ctx.close());
 
 async function loseTheNextImageCommit(): Promise<void> {
   await sql`

@@ -21,12 +21,10 @@ let ctx: TestContext;
 let site: Site;
 before(async () => {
   s3 = await TestS3Server.start();
-  ctx = await testApp({ logLevel: 'silent', storage: 's3', s3 });
-  await ctx.jobs.start(); // for the uploads' jobs, which no worker of this app takes
+  ctx = await testApp({ logLevel: 'silent', storage: 's3', s3, queue: true }); // the uploads' jobs stay queued
   site = await ctx.site();
 });
 after(async () => {
-  await ctx.jobs.stop();
   await ctx.close();
   await s3.close();
 });

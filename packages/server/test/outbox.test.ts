@@ -11,14 +11,9 @@ import { connectApp, type ConnectedApp } from './helpers/webhooks.ts';
 
 let ctx: TestContext;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  // The queue's tables, for the notifications' first attempts (no worker delivers them here).
-  await ctx.jobs.start();
+  ctx = await testApp({ logLevel: 'silent', queue: true });
 });
-after(async () => {
-  await ctx.jobs.stop();
-  await ctx.close();
-});
+after(() => ctx.close());
 
 async function subscribe(app: ConnectedApp, endpointUrl: string): Promise<void> {
   const res = await app.call('POST', '/1.0/webhook_subscriptions', { endpointUrl, topics: ['order.create'] });

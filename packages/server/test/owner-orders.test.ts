@@ -13,14 +13,9 @@ import { ownerEmailOf } from './helpers/owner-pages.ts';
 
 let ctx: TestContext;
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  // The queue takes the notifications' first attempts; with no worker, they stay queued to be seen.
-  await ctx.jobs.start();
+  ctx = await testApp({ logLevel: 'silent', queue: true });
 });
-after(async () => {
-  await ctx.jobs.stop();
-  await ctx.close();
-});
+after(() => ctx.close());
 
 const HOUR = 3600_000;
 const START = Date.parse('2026-03-01T09:00:00.000Z');

@@ -27,9 +27,7 @@ let shifted: Site;
 let plain: Site;
 
 before(async () => {
-  ctx = await testApp({ logLevel: 'silent' });
-  // The queue's tables, for the notifications' first attempts (no worker delivers them here).
-  await ctx.jobs.start();
+  ctx = await testApp({ logLevel: 'silent', queue: true });
   const app = await registerApp(ctx);
   for (const site of [(shifted = await ctx.site()), (plain = await ctx.site())]) {
     const connected = await connectApp(ctx, ['website.products', 'website.orders'], { app, site });
@@ -48,10 +46,7 @@ before(async () => {
     .execute();
   ctx.api.clock.setShift(shifted.websiteId, SHIFT);
 });
-after(async () => {
-  await ctx.jobs.stop();
-  await ctx.close();
-});
+after(() => ctx.close());
 
 /** The service's time, in ms: each reading 1 ms after the last. */
 const serviceNow = () => ctx.clock.now().getTime();

@@ -123,6 +123,11 @@ export interface TestAppOptions {
   redis?: Redis;
   /** false: no change feed, so every read asks the database. */
   changeFeed?: boolean;
+  /**
+   * The job queue started though no worker runs: its tables, for the notifications and e-mails a
+   * test reads as queued. Any worker below starts it too; otherwise there is none.
+   */
+  queue?: boolean;
   /** Image workers to run in-process; 0 (the default) starts no job queue at all. */
   imageWorkers?: number;
   /** Webhook delivery pollers to run in-process; 0 (the default) delivers nothing. */
@@ -220,7 +225,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
   const events = new EventEmitter();
   const webhookWorkers = options.webhookWorkers ?? 0;
   const emailWorkers = options.emailWorkers ?? 0;
-  if (imageWorkers > 0 || webhookWorkers > 0 || emailWorkers > 0) await jobs.start();
+  const queued = options.queue === true || imageWorkers > 0 || webhookWorkers > 0 || emailWorkers > 0;
+  if (queued) await jobs.start();
   if (webhookWorkers > 0) await jobs.workDeliveries(webhookWorkers, 10, (job) => attemptDelivery(api, job));
   if (emailWorkers > 0) await jobs.workEmails(emailWorkers, (job) => attemptSend(api, job));
   if (imageWorkers > 0) {
@@ -293,7 +299,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestContext
           }),
     async close() {
       await app.close();
-      if (imageWorkers > 0 || webhookWorkers > 0 || emailWorkers > 0) await jobs.stop();
+      if (queued) await jobs.stop();
       await changes?.stop();
       await fs.rm(imagesDir, { recursive: true, force: true });
       await ownS3?.close();
