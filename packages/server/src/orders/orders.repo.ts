@@ -148,7 +148,6 @@ export async function saveImportKey(db: Db, row: OrderImportKeysTable): Promise<
     .execute();
 }
 
-/** How many orders the website's API keys imported since `since`, and when the oldest was. */
 /** The website's orders imported through API keys since `since` (caller `key:...`). */
 function keyImports(db: Db, websiteId: string, since: Date) {
   return (
