@@ -44,10 +44,11 @@ export async function recordBuyerContact(
   buyer: Buyer,
   shippingAddress: AddressJson | null,
 ): Promise<{ id: string; notified: number }> {
-  const known = await lockContactByEmail(trx, websiteId, buyer.email);
-  // The contact as it was, only for a `contact.update` to be sent if it changes.
+  // The contact as it was, only for a `contact.update` to be sent if it changes: read under its
+  // row lock, which the upsert takes anyway when nobody is told.
   const watched = await subscribed(trx, websiteId, 'contact.update');
-  let before = known !== undefined && watched ? await readContact(trx, websiteId, known) : undefined;
+  const known = watched ? await lockContactByEmail(trx, websiteId, buyer.email) : undefined;
+  let before = known !== undefined ? await readContact(trx, websiteId, known) : undefined;
   const { id, inserted } = await upsertBuyerProfile(trx, deps, websiteId, buyer);
   // Made by a concurrent first order between the look-up and the upsert: compare from here.
   if (!inserted && before === undefined && watched) before = await readContact(trx, websiteId, id);
