@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import type { PlacedOrder } from '../src/shared/order-model.ts';
 import { TransactionPage, TransactionsById } from '../src/transactions/transactions.schemas.ts';
 import { transactionDocument } from '../src/transactions/transaction-document.ts';
-import { recordTransaction } from '../src/transactions/transactions.service.ts';
+import { transactionRow } from '../src/transactions/transactions.service.ts';
+import { insertOrder } from '../src/orders/orders.repo.ts';
 import { stampRows } from '../src/db/change-clock.ts';
 import type { Ids } from '../src/shared/ids.ts';
 import { createApiKey } from '../src/sites/api-keys.service.ts';
@@ -55,16 +56,17 @@ interface Placed {
 
 /**
  * Places orders as the order service does, in one transaction: a minimal orders row (the
- * document's foreign key needs one), the transaction document, then the stamps, last.
+ * document's foreign key needs one) with its transaction document, then the stamps, last.
  */
 async function place(s: Site, count = 1, make = (_i: number) => order(s.websiteId), ids: Ids = ctx.ids) {
   return ctx.db.transaction().execute(async (trx): Promise<Placed[]> => {
     const orders = Array.from({ length: count }, (_, i) => make(i));
     const documentIds: string[] = [];
     for (const o of orders) {
-      await trx
-        .insertInto('orders')
-        .values({
+      const document = transactionRow({ ids }, o);
+      await insertOrder(
+        trx,
+        {
           id: o.id,
           website_id: s.websiteId,
           order_number: o.orderNumber,
@@ -79,9 +81,10 @@ async function place(s: Site, count = 1, make = (_i: number) => order(s.websiteI
           placed_on: o.placedOn,
           modified_on: new Date(0),
           document: '{}',
-        })
-        .execute();
-      documentIds.push(await recordTransaction(trx, { ids }, o));
+        },
+        document,
+      );
+      documentIds.push(document.id);
     }
     await stampRows(
       trx,

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Head } from '../catalog/list-cache.ts';
 import type { Reader } from '../catalog/products.repo.ts';
 import { queryPrepared, type Db } from '../db/database.ts';
-import type { OrderImportKeysTable, OrdersTable } from '../db/schema.ts';
+import type { OrderImportKeysTable, OrdersTable, TransactionDocumentsTable } from '../db/schema.ts';
 import type { OrderRow } from './order-document.ts';
 import type { Window } from '../shared/iso-time.ts';
 
@@ -84,8 +84,17 @@ export async function lockOrder(
   }
 }
 
-export async function insertOrder(db: Db, row: Insertable<OrdersTable>): Promise<void> {
-  await db.insertInto('orders').values(row).execute();
+/** An order and its transaction document, in one statement. */
+export async function insertOrder(
+  db: Db,
+  row: Insertable<OrdersTable>,
+  document: TransactionDocumentsTable,
+): Promise<void> {
+  await db
+    .with('placed', (db) => db.insertInto('orders').values(row))
+    .insertInto('transaction_documents')
+    .values(document)
+    .execute();
 }
 
 export async function updateOrder(db: Db, id: string, set: Updateable<OrdersTable>): Promise<void> {

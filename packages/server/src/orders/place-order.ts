@@ -10,7 +10,7 @@ import type { OrderCaches } from './order-caches.ts';
 import type { EmailSettings } from '../emails/email-settings.ts';
 import { recordOrderEmail } from '../emails/outbox.ts';
 import * as repo from './orders.repo.ts';
-import { recordTransaction } from '../transactions/transactions.service.ts';
+import { transactionRow } from '../transactions/transactions.service.ts';
 import type { IssuedGiftCard } from '../giftcards/gift-cards.service.ts';
 import { emailedGiftCards, issueOrderGiftCards } from './gift-card-lines.ts';
 import { catalogLine, selectLineVariants, takeStock } from './catalog-lines.ts';
@@ -161,8 +161,8 @@ export async function placeOrder(
     customerId: buyer?.id ?? null,
     lineItems: lines.map((line) => ({ ...line, id: deps.ids.objectId() })),
   };
-  await repo.insertOrder(trx, orderRow(unnumbered, takesStock));
-  const documentId = await recordTransaction(trx, deps, unnumbered);
+  const document = transactionRow(deps, unnumbered);
+  await repo.insertOrder(trx, orderRow(unnumbered, takesStock), document);
   const notified =
     (buyer?.notified ?? 0) +
     (await emit(trx, deps, {
@@ -194,7 +194,7 @@ export async function placeOrder(
     [
       products?.part ?? { table: 'products', ids: [] },
       { table: 'orders', ids: [unnumbered.id] },
-      { table: 'transaction_documents', ids: [documentId], columns: ['created_on', 'modified_on'] },
+      { table: 'transaction_documents', ids: [document.id], columns: ['created_on', 'modified_on'] },
     ],
     unnumbered.id,
   );

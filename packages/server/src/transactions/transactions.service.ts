@@ -5,6 +5,7 @@ import { NotFound, ValidationError } from '../shared/errors.ts';
 import type { Ids } from '../shared/ids.ts';
 import { pagination, type CursorCodec, type Pagination } from '../pagination/cursor.ts';
 import { BOTH_DATES, parseWindow } from '../shared/iso-time.ts';
+import type { TransactionDocumentsTable } from '../db/schema.ts';
 import type { PlacedOrder } from '../shared/order-model.ts';
 import { transactionDocument } from './transaction-document.ts';
 import * as repo from './transactions.repo.ts';
@@ -18,24 +19,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PROVISIONAL = new Date(0);
 
 /**
- * Writes the document of an order just placed, in the order's transaction; returns its id. The
- * caller stamps created_on and modified_on last, with stampRows(), as every change-clocked row is.
- * Until then they hold the epoch, as the order row does: stampRows starts past the website's
- * newest modified_on, these rows included, so the placing time of an import (any time it sent,
- * a future one too) would carry the website's clock along.
+ * The row of the document of an order just placed, which its caller inserts with the order
+ * (orders.repo insertOrder). The caller stamps created_on and modified_on last, with the change
+ * clock, as every change-clocked row is. Until then they hold the epoch, as the order row does:
+ * the stamps start past the website's newest modified_on, these rows included, so the placing
+ * time of an import (any time it sent, a future one too) would carry the website's clock along.
  */
-export async function recordTransaction(trx: Db, deps: { ids: Ids }, order: PlacedOrder): Promise<string> {
-  const id = deps.ids.uuid();
-  await repo.insertDocument(trx, {
-    id,
+export function transactionRow(deps: { ids: Ids }, order: PlacedOrder): TransactionDocumentsTable {
+  return {
+    id: deps.ids.uuid(),
     website_id: order.websiteId,
     order_id: order.id,
     created_on: PROVISIONAL,
     modified_on: PROVISIONAL,
     voided: false,
     document: JSON.stringify(transactionDocument(order, deps.ids)),
-  });
-  return id;
+  };
 }
 
 function toDocument(row: repo.DocumentRow): TransactionDocumentT {
