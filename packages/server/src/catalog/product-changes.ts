@@ -1,4 +1,4 @@
-import { stampRows, stampTables, type StampPart } from '../db/change-clock.ts';
+import { stampTables, type StampPart } from '../db/change-clock.ts';
 import type { Db } from '../db/database.ts';
 import type { ProductsTable } from '../db/schema.ts';
 import { NotFound } from '../shared/errors.ts';
@@ -14,18 +14,23 @@ interface Pending {
   productId: string;
   /** Notifications queued for product.update subscribers. */
   notified: number;
+  /** Columns of the product's row the stamping statement writes with its stamp. */
+  values: Partial<ProductsTable>;
 }
 
 /** What a changed product leaves to do after the commit. */
-interface Recorded extends Pending {
+interface Recorded {
+  productId: string;
+  notified: number;
   /** The new modifiedOn in milliseconds: the version of its cached document. */
   version: number;
 }
 
 /**
  * The bookkeeping of every product change, in its transaction and under the product's row lock:
- * the search text is computed again (it holds the SKUs), the row written, and the product.update
- * subscribers are notified from the same transaction. stamp() then gives it its modifiedOn.
+ * the search text is computed again (it holds the SKUs), and the product.update subscribers are
+ * notified from the same transaction. stamp() then gives it its modifiedOn and writes the row's
+ * other changed columns in the same statement (StampPart.values).
  */
 async function record(
   trx: Db,
@@ -41,27 +46,32 @@ async function record(
     tags: set.tags ?? product.tags,
     skus: variants.map((v) => v.sku),
   });
-  if (text !== product.search_text) set.search_text = text;
-  if (Object.keys(set).length > 0) await repo.updateProductRow(trx, product.id, set);
+  // The columns of a unique index (products_slug_key) are written now, not under the clock.
+  const { url_slug, store_page_id, ...values } =
+    text === product.search_text ? set : { ...set, search_text: text };
+  if (url_slug !== undefined || store_page_id !== undefined) {
+    await repo.updateProductRow(trx, product.id, { url_slug, store_page_id });
+  }
   const notified = await emit(trx, deps, {
     websiteId,
     topic: 'product.update',
     data: { productId: product.id },
   });
-  return { productId: product.id, notified };
+  return { productId: product.id, notified, values };
 }
 
 /**
- * The last work of a change's transaction: each changed product gets its new modifiedOn from the
+ * The last work of a change's transaction: the changed product gets its new modifiedOn from the
  * website's change clock (db/change-clock.ts), which versions its cached document
- * (product-documents.ts) and orders sync clients. Nothing else is written under the clock's lock,
- * so its holder never waits for another transaction (a unique key, a row) while others wait.
+ * (product-documents.ts) and orders sync clients. Nothing is written under the clock's lock but
+ * rows the transaction holds, so its holder never waits for another transaction (a unique key, a
+ * row) while others wait.
  */
-async function stamp(trx: Db, deps: CatalogDeps, websiteId: string, pending: Pending[]): Promise<Recorded[]> {
-  if (pending.length === 0) return [];
-  const ids = pending.map((p) => p.productId);
-  const stamps = await stampRows(trx, deps.clock, websiteId, 'products', ids);
-  return pending.map((p, i) => ({ ...p, version: stamps[i]!.getTime() }));
+async function stamp(trx: Db, deps: CatalogDeps, websiteId: string, pending: Pending): Promise<Recorded> {
+  const [stamps] = await stampTables(trx, deps.clock, websiteId, [
+    { table: 'products', ids: [pending.productId], values: pending.values },
+  ]);
+  return { productId: pending.productId, notified: pending.notified, version: stamps![0]!.getTime() };
 }
 
 /**
@@ -95,7 +105,7 @@ export async function changeProduct<T>(
     if (!product) throw new NotFound(`product not found: ${productId}`);
     checkServed(product, api);
     const { set = {}, result } = await change(trx, product);
-    recorded = await stamp(trx, deps, websiteId, [await record(trx, deps, websiteId, product, set)]);
+    recorded = [await stamp(trx, deps, websiteId, await record(trx, deps, websiteId, product, set))];
     return result;
   });
   announce(deps, websiteId, recorded);

@@ -39,6 +39,14 @@ export interface StampPart<T extends keyof Stamped = keyof Stamped> {
   table: T;
   ids: string[];
   columns?: Stamped[T][];
+  /**
+   * Other columns the same statement sets, to these values on every row of the part (undefined
+   * leaves a column as it is, as Kysely's `set` does): the change itself, so that its rows are
+   * written once and not again for their stamps (each write of a row is a new version of it in
+   * every index). None that a unique index holds: the clock's holder would wait there for another
+   * writer, which may be waiting for the clock.
+   */
+  values?: Record<string, unknown>;
 }
 
 /**
@@ -86,10 +94,13 @@ async function stamp(
 ): Promise<{ stamps: Date[][]; orderNumber?: number }> {
   const count = parts.reduce((sum, part) => sum + part.ids.length, 0);
   if (count === 0) return { stamps: parts.map(() => []) };
-  const updates = parts.flatMap(({ table, ids, columns = ['modified_on'] }, k) => {
+  const updates = parts.flatMap(({ table, ids, columns = ['modified_on'], values = {} }, k) => {
     if (ids.length === 0) return [];
     const set = sql.join([
       ...columns.map((column) => sql`${sql.ref(column)} = stamps.stamp`),
+      ...Object.entries(values).flatMap(([column, value]) =>
+        value === undefined ? [] : [sql`${sql.ref(column)} = ${value}`],
+      ),
       ...(numbered !== undefined && table === 'orders'
         ? [
             sql`order_number = CASE WHEN t.id = ${numbered} THEN (SELECT last FROM numbered) ELSE t.order_number END`,
