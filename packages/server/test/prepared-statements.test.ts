@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { lockProduct, selectProductVariants } from '../src/catalog/products.repo.ts';
+import { findKey } from '../src/db/idempotency-keys.ts';
 import { freshDatabase } from './helpers/database.ts';
 
 /**
@@ -56,4 +58,23 @@ test('a column added while the service runs breaks none of its transactions', as
     .transaction()
     .execute(async (trx) => [await byId(trx, 'a').execute(), await every(trx).execute()]);
   assert.deepEqual([website, owner], [[], []]);
+});
+
+test("the whole rows a write reads (a product's, its variants', a kept key's) are read by prepared statements", async () => {
+  const key = { website_id: 'w', caller: 'key:k', key: 'idem' };
+  const before = await prepared();
+  await handle.db.transaction().execute(async (trx) => {
+    await lockProduct(trx, 'w', 'p');
+    await selectProductVariants(trx, 'p');
+    await findKey(trx, 'order_import_keys', key, new Date(0));
+    await findKey(trx, 'inventory_adjustment_keys', key, new Date(0));
+  });
+  const added = (await prepared()).filter((text) => !before.includes(text) && !text.includes('pg_prepared'));
+  const from = (text: string) => /from "(\w+)"/.exec(text)?.[1];
+  assert.deepEqual(added.map(from).sort(), [
+    'inventory_adjustment_keys',
+    'order_import_keys',
+    'products',
+    'variants',
+  ]);
 });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { queryPrepared, type DatabaseHandle, type Db } from '../db/database.ts';
+import { columnsOf } from '../db/prepared-statements.ts';
 import type { ProductsTable, ProductType, VariantsTable } from '../db/schema.ts';
 import type { Head } from './list-cache.ts';
 import type { ImageRow, ProductRow, VariantRow } from './products.mapper.ts';
@@ -144,11 +145,58 @@ export function selectProductPage(
   return page.execute();
 }
 
+/** The whole row of a product, and of a variant, read by a change. */
+const PRODUCT_ROW = columnsOf<ProductsTable>({
+  id: true,
+  website_id: true,
+  store_page_id: true,
+  type: true,
+  name: true,
+  description: true,
+  url_slug: true,
+  tags: true,
+  is_visible: true,
+  variant_attributes: true,
+  currency: true,
+  base_price_minor: true,
+  sale_price_minor: true,
+  on_sale: true,
+  seo_options: true,
+  digital_good: true,
+  search_text: true,
+  created_on: true,
+  modified_on: true,
+});
+const VARIANT_ROW = columnsOf<VariantsTable>({
+  id: true,
+  product_id: true,
+  website_id: true,
+  position: true,
+  sku: true,
+  attributes: true,
+  currency: true,
+  base_price_minor: true,
+  sale_price_minor: true,
+  on_sale: true,
+  stock_quantity: true,
+  stock_unlimited: true,
+  weight_unit: true,
+  weight_value: true,
+  dimension_unit: true,
+  length: true,
+  width: true,
+  height: true,
+  image_id: true,
+  gtin: true,
+  mpn: true,
+  created_at: true,
+});
+
 /** The variants of one product, in order, for an update that rewrites them. */
 export function selectProductVariants(db: Db, productId: string): Promise<VariantsTable[]> {
   return db
     .selectFrom('variants')
-    .selectAll()
+    .select(VARIANT_ROW)
     .where('product_id', '=', productId)
     .orderBy('position')
     .execute();
@@ -158,7 +206,7 @@ export function selectProductVariants(db: Db, productId: string): Promise<Varian
 export function lockProduct(db: Db, websiteId: string, id: string): Promise<ProductsTable | undefined> {
   return db
     .selectFrom('products')
-    .selectAll()
+    .select(PRODUCT_ROW)
     .where('website_id', '=', websiteId)
     .where('id', '=', id)
     .forUpdate()

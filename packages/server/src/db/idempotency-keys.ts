@@ -32,14 +32,26 @@ export async function tryLockKey(db: Db, table: KeyTable, name: KeyName): Promis
   return rows[0]?.locked === true;
 }
 
-/** The key's row if it was used since `since`. */
-export function findKey<T extends KeyTable>(db: Db, table: T, name: KeyName, since: Date) {
+/** What a kept key says: the digest of its body, and for an order import the order it made. */
+interface KeptKeys {
+  inventory_adjustment_keys: { request_digest: Buffer };
+  order_import_keys: { request_digest: Buffer; order_id: string };
+}
+
+/** The key if it was used since `since` (its columns named, so that the statement is prepared). */
+export function findKey<T extends KeyTable>(
+  db: Db,
+  table: T,
+  name: KeyName,
+  since: Date,
+): Promise<KeptKeys[T] | undefined> {
+  const columns = table === 'order_import_keys' ? ['request_digest', 'order_id'] : ['request_digest'];
   return db
     .selectFrom(table as KeyTable)
-    .selectAll()
+    .select(columns as 'request_digest'[])
     .where('website_id', '=', name.website_id)
     .where('caller', '=', name.caller)
     .where('key', '=', name.key)
     .where('created_at', '>', since)
-    .executeTakeFirst();
+    .executeTakeFirst() as Promise<KeptKeys[T] | undefined>;
 }

@@ -16,6 +16,15 @@ export function statementName(sql: string): string {
   return name;
 }
 
+/**
+ * Every column of a table, named: a statement reading whole rows through it can be prepared,
+ * where `select *` cannot (ALL_COLUMNS). The object lists each column once; the compiler refuses
+ * one left out or unknown, so the list follows the table's type.
+ */
+export function columnsOf<Row>(columns: Record<keyof Row & string, true>): (keyof Row & string)[] {
+  return Object.keys(columns) as (keyof Row & string)[];
+}
+
 /** Statements a connection prepares for transactions: memory kept by PostgreSQL for each. */
 const MAX_PREPARED = 200;
 

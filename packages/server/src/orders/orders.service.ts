@@ -66,7 +66,7 @@ export async function importOrder(
           'Idempotency-Key: this key was used with another body in the last 48 hours; use a new key for another order',
         );
       }
-      const [row] = await repo.selectOrders(trx, websiteId, [(earlier as { order_id: string }).order_id]);
+      const [row] = await repo.selectOrders(trx, websiteId, [earlier.order_id]);
       return JSON.stringify({ ...toOrder(row!), idempotencyKey: key });
     }
     // Kept with the order; counted with the others under the order number, so exactly.
