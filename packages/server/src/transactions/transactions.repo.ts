@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { TransactionDocumentsTable } from '../db/schema.ts';
 import type { StoredDocumentT } from './transactions.schemas.ts';
 import type { Window } from '../shared/iso-time.ts';
 
@@ -21,10 +20,6 @@ export interface DocumentFilter {
   /** The window (after, before] of modifiedOn. */
   window?: Window;
   orderId?: string;
-}
-
-export async function insertDocument(db: Db, row: TransactionDocumentsTable): Promise<void> {
-  await db.insertInto('transaction_documents').values(row).execute();
 }
 
 function documents(db: Db, websiteId: string) {
