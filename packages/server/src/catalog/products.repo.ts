@@ -11,26 +11,57 @@ import type { Window } from '../shared/iso-time.ts';
  * inventory.repo.ts for the variants' stock.
  */
 
-const PRODUCT_COLUMNS = [
-  'products.id',
-  'products.website_id',
-  'products.store_page_id',
-  'products.type',
-  'products.name',
-  'products.description',
-  'products.url_slug',
-  'products.tags',
-  'products.is_visible',
-  'products.variant_attributes',
-  'products.currency',
-  'products.base_price_minor',
-  'products.sale_price_minor',
-  'products.on_sale',
-  'products.seo_options',
-  'products.digital_good',
-  'products.created_on',
-  'products.modified_on',
-] as const;
+/** The whole row of a product, and of a variant, read by a change. */
+const PRODUCT_ROW = columnsOf<ProductsTable>({
+  id: true,
+  website_id: true,
+  store_page_id: true,
+  type: true,
+  name: true,
+  description: true,
+  url_slug: true,
+  tags: true,
+  is_visible: true,
+  variant_attributes: true,
+  currency: true,
+  base_price_minor: true,
+  sale_price_minor: true,
+  on_sale: true,
+  seo_options: true,
+  digital_good: true,
+  search_text: true,
+  created_on: true,
+  modified_on: true,
+});
+const VARIANT_ROW = columnsOf<VariantsTable>({
+  id: true,
+  product_id: true,
+  website_id: true,
+  position: true,
+  sku: true,
+  attributes: true,
+  currency: true,
+  base_price_minor: true,
+  sale_price_minor: true,
+  on_sale: true,
+  stock_quantity: true,
+  stock_unlimited: true,
+  weight_unit: true,
+  weight_value: true,
+  dimension_unit: true,
+  length: true,
+  width: true,
+  height: true,
+  image_id: true,
+  gtin: true,
+  mpn: true,
+  created_at: true,
+});
+
+/** A product as the API shows it: the row but its search text, named as joins need. */
+const PRODUCT_COLUMNS = PRODUCT_ROW.filter((column) => column !== 'search_text').map(
+  (column) => `products.${column}` as `products.${Exclude<keyof ProductsTable, 'search_text'>}`,
+);
 
 /**
  * Products with their store page slug, variants and images in one round trip: each list comes
@@ -144,53 +175,6 @@ export function selectProductPage(
   // Unprepared: the trigram index is only worth it for a rare word, which a generic plan cannot know.
   return page.execute();
 }
-
-/** The whole row of a product, and of a variant, read by a change. */
-const PRODUCT_ROW = columnsOf<ProductsTable>({
-  id: true,
-  website_id: true,
-  store_page_id: true,
-  type: true,
-  name: true,
-  description: true,
-  url_slug: true,
-  tags: true,
-  is_visible: true,
-  variant_attributes: true,
-  currency: true,
-  base_price_minor: true,
-  sale_price_minor: true,
-  on_sale: true,
-  seo_options: true,
-  digital_good: true,
-  search_text: true,
-  created_on: true,
-  modified_on: true,
-});
-const VARIANT_ROW = columnsOf<VariantsTable>({
-  id: true,
-  product_id: true,
-  website_id: true,
-  position: true,
-  sku: true,
-  attributes: true,
-  currency: true,
-  base_price_minor: true,
-  sale_price_minor: true,
-  on_sale: true,
-  stock_quantity: true,
-  stock_unlimited: true,
-  weight_unit: true,
-  weight_value: true,
-  dimension_unit: true,
-  length: true,
-  width: true,
-  height: true,
-  image_id: true,
-  gtin: true,
-  mpn: true,
-  created_at: true,
-});
 
 /** The variants of one product, in order, for an update that rewrites them. */
 export function selectProductVariants(db: Db, productId: string): Promise<VariantsTable[]> {
