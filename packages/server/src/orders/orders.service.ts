@@ -81,7 +81,7 @@ export async function importOrder(
           const oldest = await repo.oldestKeyImport(trx, websiteId, since);
           const freeAt = (oldest?.getTime() ?? now.getTime()) + HOUR_MS;
           throw new RateLimited(
-            `this website's API keys imported ${deps.orderImportsPerHour} orders in the last hour, the limit; retry later`,
+            `this website's API keys imported ${limit} orders in the last hour, the limit; retry later`,
             Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)),
           );
         }
